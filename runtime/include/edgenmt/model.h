@@ -1,0 +1,172 @@
+// A loaded, verified edgenmt model: a read-only view over a caller-owned buffer.
+//
+// Ownership and lifetime: Model never copies the file. The buffer passed to Load() (flash, an
+// mmap, a static array) must stay valid and unchanged for as long as the Model and every
+// Translator made from it are used. Model owns no heap memory; it is safe to place it in static
+// storage or on the stack. Load() verifies everything before returning kOk (FlatBuffers
+// verifier, then semantic checks: version, dtypes, shapes against buffer sizes with
+// overflow-checked arithmetic, quantization parameters, vocabularies, config consistency,
+// 64-byte alignment of tensor data); after kOk, no accessor can read outside the buffer.
+//
+// Alignment: the buffer must start at a 64-byte boundary (tensor data is 64-byte aligned
+// relative to the file start); Load() returns kInvalidArgument otherwise.
+#ifndef EDGENMT_MODEL_H_
+#define EDGENMT_MODEL_H_
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "edgenmt/status.h"
+
+namespace edgenmt {
+
+// The model file format version this runtime writes and reads. Files with a larger version
+// are refused (kModelVersionUnsupported); older versions listed in model.cc still load.
+constexpr uint32_t kFormatVersion = 1;
+constexpr uint32_t kOldestSupportedFormatVersion = 1;
+constexpr size_t kModelBufferAlignment = 64;
+constexpr int32_t kMaxTensorRank = 4;
+
+enum class DType : uint8_t { kF32 = 0, kI8 = 1, kI16 = 2, kI32 = 3 };
+enum class CellType : uint8_t { kLstm = 0, kGru = 1 };
+enum class AttentionType : uint8_t { kNone = 0, kGlobal = 1, kLocalM = 2, kLocalP = 3, kBahdanau = 4 };
+enum class ScoreType : uint8_t { kDot = 0, kGeneral = 1, kConcat = 2, kLocation = 3 };
+enum class TokenizerType : uint8_t { kChar = 0, kWord = 1 };
+// How the weights are stored and which arithmetic the runtime uses (docs/MODEL.md, docs/INT8.md).
+enum class QuantScheme : uint8_t { kFloat32 = 0, kInt8Hybrid = 1, kInt8Full = 2 };
+
+// Every architecture option of docs/MODEL.md. Sizes are element counts.
+struct ModelConfig {
+  CellType cell;
+  int32_t src_vocab_size;
+  int32_t tgt_vocab_size;
+  int32_t src_embed;
+  int32_t tgt_embed;
+  int32_t enc_hidden;   // per direction
+  int32_t enc_layers;
+  int32_t dec_layers;
+  bool bidirectional;
+  bool reverse_source;
+  int32_t dec_hidden;
+  bool bridge;
+  bool input_feeding;
+  AttentionType attention;
+  ScoreType score;
+  int32_t attn_hidden;
+  int32_t window;       // local attention half-width D
+  int32_t max_src_len;  // the longest source the model accepts (location score width)
+  TokenizerType tokenizer;
+  QuantScheme scheme;
+
+  int32_t encoder_output_size() const { return bidirectional ? 2 * enc_hidden : enc_hidden; }
+};
+
+// Decoding defaults stored by the converter (docs/MODEL.md "Decoding").
+struct DecodingDefaults {
+  int32_t beam;
+  int32_t nbest;
+  float alpha;
+  float beta;
+  int32_t min_len;
+  int32_t max_len;
+  float max_len_ratio;
+};
+
+// The arena plan recorded by the converter for (max_src_len, beam).
+struct ArenaPlan {
+  int32_t max_src_len;
+  int32_t beam;
+  uint64_t bytes;
+};
+
+// A tensor inside the model buffer. `data` points into the caller's buffer, 64-byte aligned.
+// Quantized tensors (kI8/kI16/kI32) carry `num_scales` scales: 1 (per tensor) or shape[axis]
+// (per channel along `quant_axis`); zero_points is null for symmetric tensors.
+struct TensorView {
+  const char* name;       // NUL-terminated, inside the model buffer
+  DType dtype;
+  int32_t rank;
+  int32_t shape[kMaxTensorRank];
+  const void* data;
+  size_t bytes;           // exactly element_count * dtype size
+  const float* scales;    // null for kF32
+  int32_t num_scales;
+  const int32_t* zero_points;  // null when symmetric
+  int32_t quant_axis;     // -1 for per-tensor
+
+  int64_t element_count() const {
+    int64_t n = 1;
+    for (int32_t i = 0; i < rank; ++i) n *= shape[i];
+    return n;
+  }
+};
+
+// A token string inside the model buffer (not NUL-terminated in general).
+struct TokenView {
+  const char* data;
+  uint32_t size;
+};
+
+struct VocabularyView {
+  const void* impl;  // private: the FlatBuffers table
+  int32_t size;
+  int32_t pad_id, unk_id, bos_id, eos_id;
+  TokenView Token(int32_t id) const;  // id must be in [0, size); empty view otherwise
+};
+
+struct Provenance {
+  const char* checkpoint_sha256;  // hex, NUL-terminated, inside the buffer ("" if absent)
+  const char* converter_version;
+  const char* created;            // ISO 8601 date
+  const char* source;             // checkpoint path or name as given to the converter
+};
+
+class Model {
+ public:
+  Model() = default;
+  Model(const Model&) = delete;
+  Model& operator=(const Model&) = delete;
+
+  // Verifies `data[0, size)` and makes this Model a view over it. Returns kOk or the first
+  // problem found; error_detail() then names it (tensor name, field, expected vs. found).
+  Status Load(const void* data, size_t size);
+
+  bool loaded() const { return loaded_; }
+  uint32_t format_version() const { return format_version_; }
+  const ModelConfig& config() const { return config_; }
+  const DecodingDefaults& decoding_defaults() const { return decoding_; }
+  const ArenaPlan& arena_plan() const { return arena_plan_; }
+  Provenance provenance() const;
+  VocabularyView src_vocab() const { return src_vocab_; }
+  VocabularyView tgt_vocab() const { return tgt_vocab_; }
+
+  int32_t num_tensors() const;
+  // Tensors by index [0, num_tensors()) or by exact name. kModelTensorMissing if absent.
+  Status TensorAt(int32_t index, TensorView* out) const;
+  Status FindTensor(const char* name, TensorView* out) const;
+
+  // Short description of the last failure, NUL-terminated, never null.
+  const char* error_detail() const { return error_detail_; }
+
+  const void* buffer() const { return buffer_; }
+  size_t buffer_size() const { return buffer_size_; }
+
+ private:
+  Status Fail(Status status, const char* fmt, ...);
+
+  const void* buffer_ = nullptr;
+  size_t buffer_size_ = 0;
+  const void* root_ = nullptr;  // the FlatBuffers root table
+  bool loaded_ = false;
+  uint32_t format_version_ = 0;
+  ModelConfig config_{};
+  DecodingDefaults decoding_{};
+  ArenaPlan arena_plan_{};
+  VocabularyView src_vocab_{};
+  VocabularyView tgt_vocab_{};
+  char error_detail_[160] = {0};
+};
+
+}  // namespace edgenmt
+
+#endif  // EDGENMT_MODEL_H_
