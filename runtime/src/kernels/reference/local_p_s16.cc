@@ -1,0 +1,43 @@
+// Reference fixed-point local-p attention pieces (docs/MODEL.md "attend", docs/INT8.md
+// "local-p"): the predicted position p_t in Q15.16, its window, and the Gaussian factor.
+#include "edgenmt/fixed_point.h"
+#include "kernels/kernels_s8.h"
+
+namespace edgenmt {
+
+int32_t ref_local_p_position_q16(int32_t logit_q5_26, int32_t source_length) {
+  const int32_t sigma_q31 = fxp::LogisticQ31(logit_q5_26, 5);
+  // p = S * sigma: Q0.31 * integer -> Q15.16 after >> 15.
+  return static_cast<int32_t>(
+      fxp::RoundingDivideByPOT64(static_cast<int64_t>(sigma_q31) * source_length, 15));
+}
+
+void ref_local_p_window(int32_t p_q16, int32_t half_width, int32_t source_length, int32_t* lo,
+                        int32_t* hi) {
+  const int64_t low_edge = static_cast<int64_t>(p_q16) - (static_cast<int64_t>(half_width) << 16);
+  const int64_t high_edge = static_cast<int64_t>(p_q16) + (static_cast<int64_t>(half_width) << 16);
+  const int64_t ceil_low = (low_edge + 0xFFFF) >> 16;  // arithmetic shift = floor
+  const int64_t floor_high = high_edge >> 16;
+  *lo = static_cast<int32_t>(ceil_low < 0 ? 0 : ceil_low);
+  *hi = static_cast<int32_t>(floor_high > source_length - 1 ? source_length - 1 : floor_high);
+}
+
+void ref_local_p_gaussian_s16(int32_t lo, int32_t hi, int32_t p_q16, int32_t half_width,
+                              int16_t* weights) {
+  for (int32_t s = lo; s <= hi; ++s) {
+    // r = (s - p) / D in Q1.30 (|r| <= 1 inside the window), rounded half away from zero.
+    const int64_t d_q16 = (static_cast<int64_t>(s) << 16) - p_q16;
+    const int64_t numerator = d_q16 * (int64_t{1} << 14);
+    const int64_t half = half_width / 2;
+    int64_t r = numerator >= 0 ? (numerator + half) / half_width : -((-numerator + half) / half_width);
+    r = r > fxp::kInt32Max ? fxp::kInt32Max : (r < -fxp::kInt32Max ? -fxp::kInt32Max : r);
+    // r^2 in Q2.29; the same raw bits read as Q3.28 are 2 r^2 = (s - p)^2 / (2 (D/2)^2).
+    const int32_t r_squared = fxp::SaturatingRoundingDoublingHighMul(static_cast<int32_t>(r),
+                                                                     static_cast<int32_t>(r));
+    const int32_t gaussian = fxp::ExpOnNegativeValuesQ31(-r_squared, 3);  // Q0.31
+    weights[s - lo] = static_cast<int16_t>(
+        fxp::SaturatingRoundingDoublingHighMul(weights[s - lo], gaussian));
+  }
+}
+
+}  // namespace edgenmt

@@ -1,0 +1,57 @@
+// Reference float <-> int8 conversions of the hybrid scheme and power-of-two narrowing of the
+// integer scheme (docs/INT8.md).
+#include "edgenmt/fixed_point.h"
+#include "kernels/kernels_s8.h"
+
+namespace edgenmt {
+namespace {
+
+// round(v) with ties away from zero, saturated to [-127, 127] / [-128, 127].
+inline int32_t RoundHalfAway(float v) {
+  return static_cast<int32_t>(v >= 0.0f ? v + 0.5f : v - 0.5f);
+}
+
+}  // namespace
+
+float ref_quantize_row_f32_s8(int32_t n, const float* x, int8_t* q) {
+  float max_abs = 0.0f;
+  for (int32_t i = 0; i < n; ++i) {
+    const float a = x[i] >= 0.0f ? x[i] : -x[i];
+    max_abs = a > max_abs ? a : max_abs;
+  }
+  if (max_abs == 0.0f) {
+    for (int32_t i = 0; i < n; ++i) q[i] = 0;
+    return 0.0f;
+  }
+  const float inverse_scale = 127.0f / max_abs;
+  for (int32_t i = 0; i < n; ++i) {
+    int32_t v = RoundHalfAway(x[i] * inverse_scale);
+    v = v > 127 ? 127 : (v < -127 ? -127 : v);  // guards float rounding at the extremes
+    q[i] = static_cast<int8_t>(v);
+  }
+  return max_abs / 127.0f;
+}
+
+void ref_quantize_f32_s8(int32_t n, const float* x, float scale, int8_t* q) {
+  const float inverse_scale = 1.0f / scale;
+  for (int32_t i = 0; i < n; ++i) {
+    const float v = x[i] * inverse_scale;
+    // Clamp in float first so the conversion to int cannot overflow.
+    const float clamped = v > 127.0f ? 127.0f : (v < -128.0f ? -128.0f : v);
+    q[i] = fxp::SaturateToInt8(RoundHalfAway(clamped));
+  }
+}
+
+void ref_dequantize_s8_f32(int32_t n, const int8_t* q, float scale, float* y) {
+  for (int32_t i = 0; i < n; ++i) y[i] = scale * static_cast<float>(q[i]);
+}
+
+void ref_requantize_s16_s8(int32_t n, const int16_t* x, int32_t shift, int8_t* y) {
+  for (int32_t i = 0; i < n; ++i) y[i] = fxp::SaturateToInt8(fxp::RoundingDivideByPOT(x[i], shift));
+}
+
+void ref_narrow_s32_s16(int32_t n, const int32_t* x, int32_t shift, int16_t* y) {
+  for (int32_t i = 0; i < n; ++i) y[i] = fxp::SaturateToInt16(fxp::RoundingDivideByPOT(x[i], shift));
+}
+
+}  // namespace edgenmt
