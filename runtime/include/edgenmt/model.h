@@ -28,6 +28,11 @@ constexpr size_t kModelBufferAlignment = 64;
 constexpr int32_t kMaxTensorRank = 4;
 
 enum class DType : uint8_t { kF32 = 0, kI8 = 1, kI16 = 2, kI32 = 3 };
+// Bytes per element of `dtype` (0 for a value outside the enum).
+constexpr size_t DTypeSize(DType dtype) {
+  return dtype == DType::kF32 ? 4 : dtype == DType::kI8 ? 1 : dtype == DType::kI16 ? 2
+       : dtype == DType::kI32 ? 4 : 0;
+}
 enum class CellType : uint8_t { kLstm = 0, kGru = 1 };
 enum class AttentionType : uint8_t { kNone = 0, kGlobal = 1, kLocalM = 2, kLocalP = 3, kBahdanau = 4 };
 enum class ScoreType : uint8_t { kDot = 0, kGeneral = 1, kConcat = 2, kLocation = 3 };
@@ -60,6 +65,19 @@ struct ModelConfig {
 
   int32_t encoder_output_size() const { return bidirectional ? 2 * enc_hidden : enc_hidden; }
 };
+
+// Caps that keep every size computation far from int32 overflow and reject absurd files.
+constexpr int32_t kMaxModelDim = 1 << 20;   // any vocabulary, embedding, hidden size, length
+constexpr int32_t kMaxModelLayers = 32;     // enc_layers, dec_layers
+constexpr int32_t kMaxDecodingBeam = 1024;  // beam in stored decoding defaults / arena plan
+
+// Checks a config against docs/MODEL.md: sizes in [1, kMaxModelDim] (attn_hidden and window
+// may be 0 where unused), layers in [1, kMaxModelLayers], enums in range, `dot` needs E == H,
+// input_feeding needs attention, local attention needs window >= 1, concat/bahdanau/local_p need
+// attn_hidden >= 1. Returns kOk or kModelConfigInvalid and writes the failing field into
+// `detail` (NUL-terminated, truncated to detail_size; detail may be null). Used by Model::Load
+// and by the converter, so both accept exactly the same configs.
+Status ValidateModelConfig(const ModelConfig& config, char* detail, size_t detail_size);
 
 // Decoding defaults stored by the converter (docs/MODEL.md "Decoding").
 struct DecodingDefaults {
@@ -112,6 +130,9 @@ struct VocabularyView {
   int32_t size;
   int32_t pad_id, unk_id, bos_id, eos_id;
   TokenView Token(int32_t id) const;  // id must be in [0, size); empty view otherwise
+  // The id whose token is exactly bytes [data, data + size), or -1. Binary search over the
+  // file's sorted index: O(log V), no heap.
+  int32_t Find(const char* data, uint32_t size) const;
 };
 
 struct Provenance {

@@ -1,0 +1,137 @@
+#include "convert.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <memory>
+
+#include "atomic_file.h"
+#include "convert_error.h"
+#include "edgenmt/tensor_layout.h"
+#include "encode_tensor.h"
+
+#ifndef EDGENMT_CONVERTER_VERSION
+#define EDGENMT_CONVERTER_VERSION "0.0.0"
+#endif
+
+namespace edgenmt::converter {
+namespace {
+
+ConvertError Usage(const std::string& flag, const std::string& reason) {
+  return ConvertError(kExitUsage, flag, reason);
+}
+
+}  // namespace
+
+int32_t DefaultMaxLen(int32_t max_src_len) {
+  const int64_t n = 2 * int64_t{max_src_len} + 2;
+  return n > kMaxModelDim ? kMaxModelDim : static_cast<int32_t>(n);
+}
+
+std::string TodayUtc() {
+  time_t now = time(nullptr);
+  if (const char* epoch = getenv("SOURCE_DATE_EPOCH")) {
+    char* end = nullptr;
+    const long long value = strtoll(epoch, &end, 10);
+    if (end != epoch && *end == '\0' && value >= 0) now = static_cast<time_t>(value);
+  }
+  struct tm utc {};
+  gmtime_r(&now, &utc);
+  char text[32];
+  strftime(text, sizeof(text), "%Y-%m-%d", &utc);
+  return text;
+}
+
+ModelFileContents MakeModelFileContents(const Checkpoint& ckpt, const ConvertOptions& o) {
+  const ModelConfig& config = ckpt.config;
+  ModelFileContents m;
+  m.config = config;
+  m.config.scheme = o.scheme;
+
+  const int32_t plan_src_len = o.max_src_len == 0 ? config.max_src_len : o.max_src_len;
+  if (plan_src_len < 1 || plan_src_len > config.max_src_len)
+    throw Usage("--max-src-len", std::to_string(plan_src_len) + " not in [1, config max_src_len=" +
+                                     std::to_string(config.max_src_len) + "]");
+  if (o.beam < 1 || o.beam > kMaxDecodingBeam)
+    throw Usage("--beam", std::to_string(o.beam) + " not in [1, " + std::to_string(kMaxDecodingBeam) + "]");
+  if (o.nbest < 1 || o.nbest > o.beam)
+    throw Usage("--nbest", std::to_string(o.nbest) + " not in [1, beam=" + std::to_string(o.beam) + "]");
+  if (!std::isfinite(o.alpha) || o.alpha < 0) throw Usage("--alpha", "must be finite and >= 0");
+  if (!std::isfinite(o.beta) || o.beta < 0) throw Usage("--beta", "must be finite and >= 0");
+  if (!std::isfinite(o.max_len_ratio) || o.max_len_ratio < 0)
+    throw Usage("--max-len-ratio", "must be finite and >= 0");
+  const int32_t max_len = o.max_len == 0 ? DefaultMaxLen(plan_src_len) : o.max_len;
+  if (max_len < 1 || max_len > kMaxModelDim)
+    throw Usage("--max-len", std::to_string(max_len) + " not in [1, " + std::to_string(kMaxModelDim) + "]");
+  if (o.min_len < 0 || o.min_len > max_len)
+    throw Usage("--min-len", std::to_string(o.min_len) + " not in [0, max_len=" + std::to_string(max_len) + "]");
+  m.decoding = DecodingDefaults{o.beam, o.nbest, o.alpha, o.beta, o.min_len, max_len, o.max_len_ratio};
+  // Arena bytes: filled in once edgenmt::RequiredArenaBytes() exists; 0 means "not planned".
+  m.arena_plan = ArenaPlan{plan_src_len, o.beam, 0};
+
+  m.src_vocab.tokens = ckpt.src_tokens;
+  m.tgt_vocab.tokens = ckpt.tgt_tokens;
+
+  std::vector<ExpectedTensor> expected;
+  ForEachExpectedTensor(config, [&](const ExpectedTensor& t) {
+    expected.push_back(t);
+    return true;
+  });
+  for (const ExpectedTensor& t : expected) {
+    const auto it = ckpt.tensors.find(t.name);
+    if (it == ckpt.tensors.end()) throw ConvertError(kExitBadInput, t.name, "missing");
+    m.tensors.push_back(EncodeTensor(t.name, it->second, t.role, o.scheme));
+  }
+
+  m.checkpoint_sha256 = ckpt.safetensors_sha256;
+  m.converter_version = std::string("edgenmt-convert ") + EDGENMT_CONVERTER_VERSION;
+  m.created = o.created.empty() ? TodayUtc() : o.created;
+  m.source = ckpt.dir;
+  return m;
+}
+
+ConvertSummary Convert(const ConvertOptions& o) {
+  if (o.checkpoint_dir.empty()) throw Usage("--checkpoint", "required");
+  if (o.out_path.empty()) throw Usage("--out", "required");
+  if (o.scheme != QuantScheme::kFloat32)
+    throw Usage("--dtype", "int8 and int8-full are not yet supported (use float32)");
+
+  const Checkpoint ckpt = LoadCheckpoint(o.checkpoint_dir);
+  const ModelFileContents contents = MakeModelFileContents(ckpt, o);
+  const std::vector<uint8_t> file = BuildModelFile(contents);
+
+  // Verify with the runtime's loader before anything touches the output path.
+  ConvertSummary summary;
+  {
+    void* aligned = aligned_alloc(kModelBufferAlignment,
+                                  (file.size() + kModelBufferAlignment - 1) / kModelBufferAlignment *
+                                      kModelBufferAlignment);
+    if (aligned == nullptr) throw ConvertError(kExitWriteFailed, o.out_path, "out of memory");
+    std::unique_ptr<void, decltype(&free)> holder(aligned, &free);
+    memcpy(aligned, file.data(), file.size());
+    auto model = std::make_unique<Model>();
+    const Status status = model->Load(aligned, file.size());
+    if (status != Status::kOk) {
+      throw ConvertError(kExitBadInput, o.checkpoint_dir,
+                         std::string("converted model fails verification (") + StatusName(status) +
+                             "): " + model->error_detail());
+    }
+    summary.config = model->config();
+    summary.decoding = model->decoding_defaults();
+    summary.arena_plan = model->arena_plan();
+    summary.tensors = model->num_tensors();
+    for (int32_t i = 0; i < model->num_tensors(); ++i) {
+      TensorView view{};
+      model->TensorAt(i, &view);
+      summary.parameters += view.element_count();
+    }
+  }
+  summary.file_bytes = file.size();
+  summary.checkpoint_sha256 = ckpt.safetensors_sha256;
+  WriteFileAtomically(o.out_path, file);
+  return summary;
+}
+
+}  // namespace edgenmt::converter

@@ -1,0 +1,64 @@
+// Checkpoint directory -> .enmt file: the whole conversion behind edgenmt-convert.
+#ifndef EDGENMT_CONVERTER_CONVERT_H_
+#define EDGENMT_CONVERTER_CONVERT_H_
+
+#include <stdint.h>
+
+#include <string>
+
+#include "checkpoint.h"
+#include "edgenmt/model.h"
+#include "model_writer.h"
+
+namespace edgenmt::converter {
+
+// Decoding defaults written when the command line gives none (documented in converter/README.md).
+constexpr int32_t kDefaultBeam = 5;
+constexpr int32_t kDefaultNbest = 1;
+constexpr float kDefaultAlpha = 0.6f;
+constexpr float kDefaultBeta = 0.0f;
+constexpr int32_t kDefaultMinLen = 0;
+constexpr float kDefaultMaxLenRatio = 0.0f;
+// max_len defaults to 2 * max_src_len + 2: G2P and word-level outputs stay well below it.
+int32_t DefaultMaxLen(int32_t max_src_len);
+
+struct ConvertOptions {
+  std::string checkpoint_dir;
+  std::string out_path;
+  QuantScheme scheme = QuantScheme::kFloat32;
+  int32_t max_src_len = 0;  // arena plan source length; 0 = config.max_src_len
+  int32_t beam = kDefaultBeam;  // default beam and arena plan beam
+  int32_t nbest = kDefaultNbest;
+  float alpha = kDefaultAlpha;
+  float beta = kDefaultBeta;
+  int32_t min_len = kDefaultMinLen;
+  int32_t max_len = 0;  // 0 = DefaultMaxLen(arena max_src_len)
+  float max_len_ratio = kDefaultMaxLenRatio;
+  std::string created;  // ISO 8601; empty = today (UTC), or SOURCE_DATE_EPOCH's date if set
+};
+
+struct ConvertSummary {
+  ModelConfig config{};
+  DecodingDefaults decoding{};
+  ArenaPlan arena_plan{};
+  int64_t parameters = 0;
+  int32_t tensors = 0;
+  size_t file_bytes = 0;
+  std::string checkpoint_sha256;
+};
+
+// The file contents for an already checked checkpoint (no I/O). Throws ConvertError
+// (kExitUsage) for options out of range.
+ModelFileContents MakeModelFileContents(const Checkpoint& checkpoint, const ConvertOptions& options);
+
+// Reads options.checkpoint_dir, builds the file, verifies it with Model::Load (the runtime's own
+// verifier) and writes options.out_path atomically. Throws ConvertError; on any error no output
+// file is created or changed.
+ConvertSummary Convert(const ConvertOptions& options);
+
+// Today's date in UTC as YYYY-MM-DD (honours SOURCE_DATE_EPOCH for reproducible builds).
+std::string TodayUtc();
+
+}  // namespace edgenmt::converter
+
+#endif  // EDGENMT_CONVERTER_CONVERT_H_

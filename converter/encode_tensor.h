@@ -1,0 +1,36 @@
+// The one place a checkpoint tensor becomes a stored tensor. Quantization (int8 schemes) plugs
+// in here: converter/quantize*.cc add the integer encodings, everything else stays the same.
+#ifndef EDGENMT_CONVERTER_ENCODE_TENSOR_H_
+#define EDGENMT_CONVERTER_ENCODE_TENSOR_H_
+
+#include <stdint.h>
+
+#include <string>
+#include <vector>
+
+#include "edgenmt/model.h"
+#include "edgenmt/tensor_layout.h"
+#include "safetensors.h"
+
+namespace edgenmt::converter {
+
+// A tensor ready to be written: raw little-endian bytes plus quantization parameters.
+struct TensorRecord {
+  std::string name;
+  DType dtype = DType::kF32;
+  std::vector<int32_t> shape;
+  std::vector<uint8_t> data;         // element_count * DTypeSize(dtype) bytes
+  std::vector<float> scales;         // empty for kF32
+  std::vector<int32_t> zero_points;  // empty = symmetric
+  int32_t axis = -1;                 // quantization axis, -1 = per tensor
+};
+
+// Encodes `tensor` (whose shape already matches the config) for `scheme` given its `role`.
+// kFloat32 stores the values as they are. Int8 schemes throw ConvertError(kExitUsage) until
+// the quantizer lands.
+TensorRecord EncodeTensor(const std::string& name, const FloatTensor& tensor, TensorRole role,
+                          QuantScheme scheme);
+
+}  // namespace edgenmt::converter
+
+#endif  // EDGENMT_CONVERTER_ENCODE_TENSOR_H_

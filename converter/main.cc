@@ -1,0 +1,139 @@
+// edgenmt-convert: checkpoint directory (docs/MODEL.md) -> verified .enmt model file.
+#include <stdio.h>
+#include <stdlib.h>
+
+#include <cerrno>
+#include <string>
+
+#include "convert.h"
+#include "convert_error.h"
+
+namespace {
+
+using edgenmt::converter::ConvertError;
+using edgenmt::converter::ConvertOptions;
+using edgenmt::converter::kExitUsage;
+
+constexpr char kUsage[] =
+    "usage: edgenmt-convert --checkpoint DIR --out FILE [--dtype float32|int8|int8-full]\n"
+    "                       [--max-src-len N] [--beam K] [--nbest N] [--alpha A] [--beta B]\n"
+    "                       [--min-len N] [--max-len N] [--max-len-ratio R] [--created DATE]\n"
+    "\n"
+    "Reads DIR/config.json, DIR/model.safetensors, DIR/src.vocab, DIR/tgt.vocab, checks them\n"
+    "against docs/MODEL.md, and writes FILE atomically (never a partial file).\n"
+    "  --dtype          weight storage (default float32; int8 schemes not yet supported)\n"
+    "  --max-src-len N  arena plan source length (default: config max_src_len)\n"
+    "  --beam K         default beam and arena plan beam (default 5)\n"
+    "  --nbest, --alpha, --beta, --min-len, --max-len, --max-len-ratio: decoding defaults\n"
+    "                   (default 1, 0.6, 0, 0, 2*max_src_len+2, 0)\n"
+    "  --created DATE   provenance date (default: today UTC, or SOURCE_DATE_EPOCH)\n"
+    "exit status: 0 ok, 1 bad usage, 2 bad checkpoint, 3 output write failure\n";
+
+int32_t ParseInt(const std::string& flag, const std::string& text) {
+  char* end = nullptr;
+  errno = 0;
+  const long long value = strtoll(text.c_str(), &end, 10);
+  if (text.empty() || *end != '\0' || errno != 0 || value < INT32_MIN || value > INT32_MAX)
+    throw ConvertError(kExitUsage, flag, "\"" + text + "\" is not an integer");
+  return static_cast<int32_t>(value);
+}
+
+float ParseFloat(const std::string& flag, const std::string& text) {
+  char* end = nullptr;
+  errno = 0;
+  const float value = strtof(text.c_str(), &end);
+  if (text.empty() || *end != '\0' || errno != 0)
+    throw ConvertError(kExitUsage, flag, "\"" + text + "\" is not a number");
+  return value;
+}
+
+ConvertOptions ParseArgs(int argc, char** argv) {
+  ConvertOptions o;
+  for (int i = 1; i < argc; ++i) {
+    std::string flag = argv[i], value;
+    const size_t eq = flag.find('=');
+    bool has_value = false;
+    if (flag.rfind("--", 0) == 0 && eq != std::string::npos) {
+      value = flag.substr(eq + 1);
+      flag = flag.substr(0, eq);
+      has_value = true;
+    }
+    if (flag == "-h" || flag == "--help") {
+      fputs(kUsage, stdout);
+      exit(0);
+    }
+    auto next = [&]() -> std::string {
+      if (has_value) return value;
+      if (i + 1 >= argc) throw ConvertError(kExitUsage, flag, "needs a value");
+      return argv[++i];
+    };
+    if (flag == "--checkpoint") {
+      o.checkpoint_dir = next();
+    } else if (flag == "--out") {
+      o.out_path = next();
+    } else if (flag == "--dtype") {
+      const std::string dtype = next();
+      if (dtype == "float32") {
+        o.scheme = edgenmt::QuantScheme::kFloat32;
+      } else if (dtype == "int8") {
+        o.scheme = edgenmt::QuantScheme::kInt8Hybrid;
+      } else if (dtype == "int8-full") {
+        o.scheme = edgenmt::QuantScheme::kInt8Full;
+      } else {
+        throw ConvertError(kExitUsage, flag, "\"" + dtype + "\" is not float32, int8 or int8-full");
+      }
+    } else if (flag == "--max-src-len") {
+      o.max_src_len = ParseInt(flag, next());
+    } else if (flag == "--beam") {
+      o.beam = ParseInt(flag, next());
+    } else if (flag == "--nbest") {
+      o.nbest = ParseInt(flag, next());
+    } else if (flag == "--alpha") {
+      o.alpha = ParseFloat(flag, next());
+    } else if (flag == "--beta") {
+      o.beta = ParseFloat(flag, next());
+    } else if (flag == "--min-len") {
+      o.min_len = ParseInt(flag, next());
+    } else if (flag == "--max-len") {
+      o.max_len = ParseInt(flag, next());
+      if (o.max_len == 0) throw ConvertError(kExitUsage, flag, "must be >= 1");
+    } else if (flag == "--max-len-ratio") {
+      o.max_len_ratio = ParseFloat(flag, next());
+    } else if (flag == "--created") {
+      o.created = next();
+    } else {
+      throw ConvertError(kExitUsage, flag, "unknown option (see --help)");
+    }
+  }
+  if (o.checkpoint_dir.empty()) throw ConvertError(kExitUsage, "--checkpoint", "required (see --help)");
+  if (o.out_path.empty()) throw ConvertError(kExitUsage, "--out", "required (see --help)");
+  return o;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    const ConvertOptions options = ParseArgs(argc, argv);
+    const edgenmt::converter::ConvertSummary s = edgenmt::converter::Convert(options);
+    printf("edgenmt-convert: wrote %s\n", options.out_path.c_str());
+    printf("  checkpoint  %s (model.safetensors sha256 %s)\n", options.checkpoint_dir.c_str(),
+           s.checkpoint_sha256.c_str());
+    printf("  parameters  %lld in %d tensors\n", static_cast<long long>(s.parameters), s.tensors);
+    printf("  file bytes  %zu\n", s.file_bytes);
+    printf("  arena plan  max_src_len=%d beam=%d bytes=%llu%s\n", s.arena_plan.max_src_len,
+           s.arena_plan.beam, static_cast<unsigned long long>(s.arena_plan.bytes),
+           s.arena_plan.bytes == 0 ? " (not planned)" : "");
+    printf("  decoding    beam=%d nbest=%d alpha=%g beta=%g min_len=%d max_len=%d max_len_ratio=%g\n",
+           s.decoding.beam, s.decoding.nbest, s.decoding.alpha, s.decoding.beta, s.decoding.min_len,
+           s.decoding.max_len, s.decoding.max_len_ratio);
+    return 0;
+  } catch (const ConvertError& e) {
+    fprintf(stderr, "edgenmt-convert: error: %s\n", e.message().c_str());
+    if (e.code() == kExitUsage) fputs("(run edgenmt-convert --help for usage)\n", stderr);
+    return e.code();
+  } catch (const std::exception& e) {
+    fprintf(stderr, "edgenmt-convert: error: %s\n", e.what());
+    return edgenmt::converter::kExitBadInput;
+  }
+}

@@ -1,0 +1,75 @@
+#include "model_writer.h"
+
+#include <algorithm>
+
+#include "edgenmt/schema/edgenmt_generated.h"
+
+namespace edgenmt::converter {
+namespace {
+
+namespace fb = ::edgenmt::schema;
+
+flatbuffers::Offset<fb::Vocabulary> WriteVocabulary(flatbuffers::FlatBufferBuilder& b,
+                                                    const VocabularyRecord& v) {
+  std::vector<int32_t> sorted(v.tokens.size());
+  for (size_t i = 0; i < sorted.size(); ++i) sorted[i] = static_cast<int32_t>(i);
+  // std::string compares as unsigned bytes (char_traits<char>::compare uses memcmp semantics),
+  // the order Model::Load checks and VocabularyView::Find searches.
+  std::stable_sort(sorted.begin(), sorted.end(),
+                   [&](int32_t a, int32_t b) { return v.tokens[a] < v.tokens[b]; });
+  auto tokens = b.CreateVectorOfStrings(v.tokens);
+  auto sorted_ids = b.CreateVector(sorted);
+  return fb::CreateVocabulary(b, tokens, v.pad_id, v.unk_id, v.bos_id, v.eos_id, sorted_ids);
+}
+
+}  // namespace
+
+std::vector<uint8_t> BuildModelFile(const ModelFileContents& m) {
+  flatbuffers::FlatBufferBuilder b(1 << 20);
+  // Store every field, even defaults, so the file says exactly what it means.
+  b.ForceDefaults(true);
+
+  // Buffers first, so the large data sits at the end of the file, then small tables.
+  std::vector<flatbuffers::Offset<fb::Buffer>> buffers;
+  for (const TensorRecord& t : m.tensors) {
+    b.ForceVectorAlignment(t.data.size(), sizeof(uint8_t), m.data_alignment);
+    auto data = b.CreateVector(t.data);
+    buffers.push_back(fb::CreateBuffer(b, data));
+  }
+  std::vector<flatbuffers::Offset<fb::Tensor>> tensors;
+  for (size_t i = 0; i < m.tensors.size(); ++i) {
+    const TensorRecord& t = m.tensors[i];
+    flatbuffers::Offset<fb::Quantization> quant = 0;
+    if (!t.scales.empty()) {
+      auto zero_points = t.zero_points.empty() ? 0 : b.CreateVector(t.zero_points);
+      quant = fb::CreateQuantization(b, b.CreateVector(t.scales), zero_points, t.axis);
+    }
+    tensors.push_back(fb::CreateTensor(b, b.CreateString(t.name), b.CreateVector(t.shape),
+                                       static_cast<fb::DType>(t.dtype), quant,
+                                       static_cast<uint32_t>(i)));
+  }
+  const ModelConfig& c = m.config;
+  auto config = fb::CreateConfig(
+      b, static_cast<fb::CellType>(c.cell), c.src_vocab_size, c.tgt_vocab_size, c.src_embed,
+      c.tgt_embed, c.enc_hidden, c.enc_layers, c.dec_layers, c.bidirectional, c.reverse_source,
+      c.dec_hidden, c.bridge, c.input_feeding, static_cast<fb::AttentionType>(c.attention),
+      static_cast<fb::ScoreType>(c.score), c.attn_hidden, c.window, c.max_src_len,
+      static_cast<fb::TokenizerType>(c.tokenizer), static_cast<fb::QuantScheme>(c.scheme));
+  auto src_vocab = WriteVocabulary(b, m.src_vocab);
+  auto tgt_vocab = WriteVocabulary(b, m.tgt_vocab);
+  const DecodingDefaults& d = m.decoding;
+  auto decoding = fb::CreateDecodingDefaults(b, d.beam, d.nbest, d.alpha, d.beta, d.min_len,
+                                             d.max_len, d.max_len_ratio);
+  auto plan = fb::CreateArenaPlan(b, m.arena_plan.max_src_len, m.arena_plan.beam, m.arena_plan.bytes);
+  auto provenance = fb::CreateProvenance(b, b.CreateString(m.checkpoint_sha256),
+                                         b.CreateString(m.converter_version),
+                                         b.CreateString(m.created), b.CreateString(m.source));
+  auto tensor_vector = b.CreateVector(tensors);
+  auto buffer_vector = b.CreateVector(buffers);
+  auto root = fb::CreateModel(b, m.format_version, config, src_vocab, tgt_vocab, tensor_vector,
+                              buffer_vector, decoding, plan, provenance);
+  fb::FinishModelBuffer(b, root);
+  return std::vector<uint8_t>(b.GetBufferPointer(), b.GetBufferPointer() + b.GetSize());
+}
+
+}  // namespace edgenmt::converter

@@ -1,0 +1,71 @@
+// The weight tensors a config needs: names and exact shapes, derived once from docs/MODEL.md.
+//
+// One definition shared by the converter (which checks a checkpoint against it), Model::Load
+// (which checks a file against it) and the compute layers (which look tensors up by these
+// names). No heap: tensors are reported one at a time to a callback.
+#ifndef EDGENMT_TENSOR_LAYOUT_H_
+#define EDGENMT_TENSOR_LAYOUT_H_
+
+#include <stdint.h>
+
+#include <type_traits>
+
+#include "edgenmt/model.h"
+
+namespace edgenmt {
+
+// Longest name ExpectedTensors() produces, including the NUL ("encoder.rnn.weight_ih_l31_reverse").
+constexpr int32_t kMaxTensorNameLength = 64;
+
+// What a tensor is used for, so a quantizer can pick a storage type per role.
+enum class TensorRole : uint8_t {
+  kEmbedding = 0,  // [V, embed] lookup table: rows are gathered, never multiplied whole
+  kWeight = 1,     // [out, in] matrix multiplied with a vector (rank 2)
+  kBias = 2,       // [out] added after a matrix product (rank 1)
+};
+
+struct ExpectedTensor {
+  char name[kMaxTensorNameLength];  // PyTorch state_dict name, NUL-terminated
+  int32_t rank;
+  int32_t shape[kMaxTensorRank];
+  TensorRole role;
+};
+
+// Called once per tensor; return false to stop early. The ExpectedTensor is valid only for the
+// duration of the call.
+using ExpectedTensorVisitor = bool (*)(const ExpectedTensor& tensor, void* user);
+
+// Reports every tensor docs/MODEL.md requires for `config`, in a fixed order (source embedding,
+// encoder layers forward then reverse, bridge, target embedding, decoder layers, attention,
+// attn_out, generator). `config` must pass ValidateModelConfig(); otherwise nothing is reported
+// and the result is 0. Returns the number of tensors reported (including the one that stopped).
+int32_t ExpectedTensors(const ModelConfig& config, ExpectedTensorVisitor visitor, void* user);
+
+// Upper bound of ExpectedTensors()'s count for any valid config (fixed-array sizing).
+constexpr int32_t kMaxExpectedTensors =
+    2 + 8 * kMaxModelLayers + 4 * kMaxModelLayers + 4 * kMaxModelLayers + 8 + 3;
+
+// Lambda-friendly form: `f` is called as `bool f(const ExpectedTensor&)`.
+template <typename F>
+int32_t ForEachExpectedTensor(const ModelConfig& config, F&& f) {
+  using Fn = typename std::remove_reference<F>::type;
+  return ExpectedTensors(
+      config,
+      [](const ExpectedTensor& tensor, void* user) {
+        return static_cast<bool>((*static_cast<Fn*>(user))(tensor));
+      },
+      const_cast<void*>(static_cast<const void*>(&f)));
+}
+
+// Number of gate blocks stacked in a recurrent weight's rows: 4 (LSTM: i, f, g, o) or 3 (GRU).
+constexpr int32_t GateCount(CellType cell) { return cell == CellType::kLstm ? 4 : 3; }
+
+// Width of decoder layer 0's input: tgt_embed + (E if bahdanau) + (H if input_feeding).
+constexpr int32_t DecoderInputSize(const ModelConfig& c) {
+  return c.tgt_embed + (c.attention == AttentionType::kBahdanau ? c.encoder_output_size() : 0) +
+         (c.input_feeding ? c.dec_hidden : 0);
+}
+
+}  // namespace edgenmt
+
+#endif  // EDGENMT_TENSOR_LAYOUT_H_

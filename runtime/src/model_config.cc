@@ -1,0 +1,89 @@
+// ValidateModelConfig(): the docs/MODEL.md constraints on a config, shared by Model::Load and
+// the converter.
+#include <stdarg.h>
+#include <stdio.h>
+
+#include "edgenmt/model.h"
+
+namespace edgenmt {
+namespace {
+
+Status Invalid(char* detail, size_t detail_size, const char* fmt, ...) {
+  if (detail != nullptr && detail_size > 0) {
+    va_list args;
+    va_start(args, fmt);
+    vsnprintf(detail, detail_size, fmt, args);
+    va_end(args);
+  }
+  return Status::kModelConfigInvalid;
+}
+
+bool InRange(int32_t value, int32_t lo, int32_t hi) { return value >= lo && value <= hi; }
+
+}  // namespace
+
+Status ValidateModelConfig(const ModelConfig& c, char* detail, size_t detail_size) {
+  if (detail != nullptr && detail_size > 0) detail[0] = '\0';
+  if (c.cell != CellType::kLstm && c.cell != CellType::kGru)
+    return Invalid(detail, detail_size, "config.cell: unknown value %d", static_cast<int>(c.cell));
+  if (static_cast<uint8_t>(c.attention) > static_cast<uint8_t>(AttentionType::kBahdanau))
+    return Invalid(detail, detail_size, "config.attention: unknown value %d",
+                   static_cast<int>(c.attention));
+  if (static_cast<uint8_t>(c.score) > static_cast<uint8_t>(ScoreType::kLocation))
+    return Invalid(detail, detail_size, "config.score: unknown value %d", static_cast<int>(c.score));
+  if (static_cast<uint8_t>(c.tokenizer) > static_cast<uint8_t>(TokenizerType::kWord))
+    return Invalid(detail, detail_size, "config.tokenizer: unknown value %d",
+                   static_cast<int>(c.tokenizer));
+  if (static_cast<uint8_t>(c.scheme) > static_cast<uint8_t>(QuantScheme::kInt8Full))
+    return Invalid(detail, detail_size, "config.scheme: unknown value %d", static_cast<int>(c.scheme));
+
+  struct Size {
+    const char* name;
+    int32_t value;
+    int32_t lo, hi;
+  };
+  const Size sizes[] = {
+      // Vocabularies always hold the 4 special tokens <pad> <unk> <s> </s>.
+      {"src_vocab_size", c.src_vocab_size, 4, kMaxModelDim},
+      {"tgt_vocab_size", c.tgt_vocab_size, 4, kMaxModelDim},
+      {"src_embed", c.src_embed, 1, kMaxModelDim},
+      {"tgt_embed", c.tgt_embed, 1, kMaxModelDim},
+      {"enc_hidden", c.enc_hidden, 1, kMaxModelDim},
+      {"enc_layers", c.enc_layers, 1, kMaxModelLayers},
+      {"dec_layers", c.dec_layers, 1, kMaxModelLayers},
+      {"dec_hidden", c.dec_hidden, 1, kMaxModelDim},
+      {"attn_hidden", c.attn_hidden, 0, kMaxModelDim},
+      {"window", c.window, 0, kMaxModelDim},
+      {"max_src_len", c.max_src_len, 1, kMaxModelDim},
+  };
+  for (const Size& s : sizes) {
+    if (!InRange(s.value, s.lo, s.hi))
+      return Invalid(detail, detail_size, "config.%s: %d not in [%d, %d]", s.name,
+                     static_cast<int>(s.value), static_cast<int>(s.lo), static_cast<int>(s.hi));
+  }
+
+  const int32_t E = c.encoder_output_size();
+  const int32_t H = c.dec_hidden;
+  const bool windowed = c.attention == AttentionType::kLocalM || c.attention == AttentionType::kLocalP;
+  const bool luong = c.attention == AttentionType::kGlobal || windowed;
+  if (E > kMaxModelDim)
+    return Invalid(detail, detail_size, "config.enc_hidden: encoder output size %d > %d",
+                   static_cast<int>(E), static_cast<int>(kMaxModelDim));
+  if (c.input_feeding && c.attention == AttentionType::kNone)
+    return Invalid(detail, detail_size, "config.input_feeding: needs attention != none");
+  if (luong && c.score == ScoreType::kDot && E != H)
+    return Invalid(detail, detail_size,
+                   "config.score: dot needs encoder output size (%d) == dec_hidden (%d)",
+                   static_cast<int>(E), static_cast<int>(H));
+  if (windowed && c.window < 1)
+    return Invalid(detail, detail_size, "config.window: local attention needs window >= 1, got %d",
+                   static_cast<int>(c.window));
+  const bool needs_attn_hidden = c.attention == AttentionType::kBahdanau ||
+                                 c.attention == AttentionType::kLocalP ||
+                                 (luong && c.score == ScoreType::kConcat);
+  if (needs_attn_hidden && c.attn_hidden < 1)
+    return Invalid(detail, detail_size, "config.attn_hidden: must be >= 1 for this attention/score");
+  return Status::kOk;
+}
+
+}  // namespace edgenmt
