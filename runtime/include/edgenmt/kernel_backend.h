@@ -1,0 +1,27 @@
+// Which kernel implementation a Translator computes with.
+//
+// Every backend implements the same contract as the portable reference (runtime/src/kernels/
+// kernel_table.h) and is tested against it. Selecting a backend that this build does not
+// contain is an error (Status::kUnsupported), never a silent fallback to another backend.
+#ifndef EDGENMT_KERNEL_BACKEND_H_
+#define EDGENMT_KERNEL_BACKEND_H_
+
+#include <stdint.h>
+
+namespace edgenmt {
+
+enum class KernelBackend : uint8_t {
+  kReference = 0,  // portable C++, always compiled in
+  kXnnpack = 1,    // XNNPACK (compiled in with EDGENMT_WITH_XNNPACK)
+  kNeon = 2,       // hand-written ARM NEON (compiled in with EDGENMT_WITH_NEON)
+};
+
+// Stable name ("reference", "xnnpack", "neon"); "unknown" for a value outside the enum.
+const char* KernelBackendName(KernelBackend backend);
+
+// True when `backend` is compiled into this build.
+bool KernelBackendAvailable(KernelBackend backend);
+
+}  // namespace edgenmt
+
+#endif  // EDGENMT_KERNEL_BACKEND_H_

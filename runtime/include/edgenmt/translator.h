@@ -1,0 +1,149 @@
+// Translating with a loaded Model inside one caller-provided arena.
+//
+//   SessionLimits limits;                         // sizes the arena for the worst case
+//   limits.max_src_len = 32; limits.max_beam = 5; limits.max_nbest = 5; limits.max_tgt_len = 48;
+//   size_t bytes = 0;
+//   RequiredArenaBytes(model, limits, &bytes);    // exact, same planning code as Init
+//   static uint8_t arena[...] alignas(16);        // or any caller memory, 16-byte aligned
+//   Translator translator;
+//   translator.Init(&model, arena, sizeof arena, limits);
+//   TranslateOptions options = TranslateOptions::FromModel(model);  // stored decoding defaults
+//   TranslationResult result;
+//   translator.Translate("hello", 5, options, &result);
+//   result.hypotheses[0].text                      // "HH AH L OW"
+//
+// Memory: Init takes every buffer it will ever need from the arena (weights stay in the model
+// buffer), so arena_bytes_used() == RequiredArenaBytes() exactly, and Translate/TranslateIds
+// never allocate (no heap anywhere in the runtime). Arena layout: kArenaAlignment (16 bytes)
+// aligned bump allocation; the arena must start at a 16-byte boundary.
+//
+// Ownership and lifetime: the Translator keeps pointers to the Model and to the arena; both
+// must outlive it and stay unchanged. It owns nothing and needs no destruction beyond going
+// out of scope. Results point into the arena and stay valid until the next Translate /
+// TranslateIds / Init on the same Translator. One Translator is not thread-safe; separate
+// Translators (separate arenas) over the same Model may run concurrently.
+//
+// Units: lengths are token counts; scores and log-probs are natural logarithms; sizes in bytes.
+#ifndef EDGENMT_TRANSLATOR_H_
+#define EDGENMT_TRANSLATOR_H_
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "edgenmt/kernel_backend.h"
+#include "edgenmt/model.h"
+#include "edgenmt/status.h"
+
+namespace edgenmt {
+
+// Worst case a Translator is sized for. Everything Translate may need is reserved at Init.
+struct SessionLimits {
+  int32_t max_src_len = 0;    // source tokens; 0 = the model's max_src_len (may not exceed it)
+  int32_t max_beam = 1;       // largest TranslateOptions::beam
+  int32_t max_nbest = 1;      // largest TranslateOptions::nbest (<= max_beam)
+  int32_t max_tgt_len = 0;    // output tokens; 0 = the model's decoding max_len
+  KernelBackend backend = KernelBackend::kReference;
+  // Reserve per-step attention history so TranslateOptions::return_attention may be set
+  // (costs max_tgt_len * (max_beam + max_nbest) * max_src_len floats).
+  bool attention = false;
+};
+
+// Decoding options (docs/MODEL.md "Decoding"). Out-of-range values are kInvalidArgument;
+// values beyond the SessionLimits are kLimitExceeded.
+struct TranslateOptions {
+  int32_t beam = 1;            // K >= 1 (1 = greedy)
+  int32_t nbest = 1;           // 1 <= N <= K
+  float alpha = 0.0f;          // length penalty exponent, >= 0
+  float beta = 0.0f;           // coverage penalty weight, >= 0
+  int32_t min_len = 0;         // >= 0
+  int32_t max_len = 1;         // >= 1; must be <= SessionLimits::max_tgt_len
+  float max_len_ratio = 0.0f;  // >= 0; 0 = off
+  bool return_attention = false;  // needs SessionLimits::attention and a model with attention
+
+  // The decoding defaults stored in the model file.
+  static TranslateOptions FromModel(const Model& model);
+};
+
+// One output hypothesis. All pointers point into the Translator's arena.
+struct Hypothesis {
+  const int32_t* ids;       // [length] target ids, without <s> and </s>
+  int32_t length;
+  const char* text;         // detokenized, NUL-terminated (tokens joined by one space)
+  size_t text_length;       // bytes, without the NUL
+  float score;              // final score: log_prob / lp + cp (greedy: log_prob)
+  float log_prob;           // sum of token log-probs, including </s> when emitted
+  bool ended_with_eos;      // false: stopped by the maximum length
+  // [attention_steps, src_len] row-major, row t = a_t over the source positions (in encoder
+  // order, i.e. reversed when the model reverses the source); null unless return_attention.
+  // attention_steps = length + 1 when ended_with_eos (the </s> step), else length.
+  const float* attention;
+  int32_t attention_steps;
+};
+
+struct TranslationResult {
+  int32_t num_hypotheses = 0;               // min(nbest, finished hypotheses), >= 1 on kOk
+  const Hypothesis* hypotheses = nullptr;   // best first
+  const int32_t* src_ids = nullptr;         // [src_len] source ids as tokenized
+  int32_t src_len = 0;
+  int32_t src_unknown = 0;                  // source tokens mapped to <unk>
+  int32_t steps = 0;                        // decoder steps run
+};
+
+// Exact arena bytes Init(model, ..., limits) will use; the same planning code as Init.
+// Errors as Init (except kArenaTooSmall).
+Status RequiredArenaBytes(const Model& model, const SessionLimits& limits, size_t* out_bytes);
+
+class Translator {
+ public:
+  Translator() = default;
+  Translator(const Translator&) = delete;
+  Translator& operator=(const Translator&) = delete;
+
+  // Plans and reserves everything. Errors: kInvalidArgument (null model / arena, arena not
+  // 16-byte aligned, limits out of range), kNotInitialized (model not loaded), kUnsupported
+  // (backend not compiled in, quantized model in a float build), kLimitExceeded (limits beyond
+  // the model, e.g. max_src_len > model max_src_len), kModel* (a tensor the config needs is
+  // missing or has the wrong shape), kArenaTooSmall (error_detail() then gives the required
+  // byte count; required_arena_bytes() returns it too).
+  Status Init(const Model* model, void* arena, size_t arena_bytes, const SessionLimits& limits);
+
+  // Tokenizes utf8[0, len) (edgenmt/tokenizer.h), then TranslateIds. Source errors:
+  // kSourceInvalidUtf8, kSourceEmpty, kSourceTooLong (more than max_src_len tokens).
+  Status Translate(const char* utf8, size_t len, const TranslateOptions& options,
+                   TranslationResult* result);
+
+  // Translates source ids (each in [0, source vocabulary size), else kSourceTokenOutOfRange;
+  // 0 ids: kSourceEmpty; more than max_src_len: kSourceTooLong).
+  Status TranslateIds(const int32_t* src_ids, int32_t src_len, const TranslateOptions& options,
+                      TranslationResult* result);
+
+  bool initialized() const { return initialized_; }
+  const SessionLimits& limits() const { return limits_; }
+  // Bytes of the arena in use after a successful Init (== RequiredArenaBytes).
+  size_t arena_bytes_used() const { return arena_bytes_used_; }
+  // The requirement learned by the last Init (also after kArenaTooSmall); 0 if unknown.
+  size_t required_arena_bytes() const { return required_arena_bytes_; }
+  const Model* model() const { return model_; }
+
+  // Short description of the last failure, NUL-terminated, never null.
+  const char* error_detail() const { return error_detail_; }
+
+  // Internal state, opaque to callers (defined in runtime/src/translator_state.h). Public only
+  // so RequiredArenaBytes can run the same planning code.
+  struct State;
+
+ private:
+  Status CheckOptions(const TranslateOptions& options);
+
+  const Model* model_ = nullptr;
+  State* state_ = nullptr;  // lives in the arena
+  SessionLimits limits_{};
+  bool initialized_ = false;
+  size_t arena_bytes_used_ = 0;
+  size_t required_arena_bytes_ = 0;
+  char error_detail_[160] = {0};
+};
+
+}  // namespace edgenmt
+
+#endif  // EDGENMT_TRANSLATOR_H_

@@ -1,0 +1,77 @@
+// A fixed-size, NUL-terminated error message built without stdio or heap.
+//
+// Usage: return detail->Fail(Status::kModelTensorInvalid, "tensor ", name, " has rank ", r);
+// Arguments may be C strings or integers of any width.
+#ifndef EDGENMT_ERROR_DETAIL_H_
+#define EDGENMT_ERROR_DETAIL_H_
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <type_traits>
+
+#include "edgenmt/status.h"
+
+namespace edgenmt {
+
+class ErrorDetail {
+ public:
+  static constexpr size_t kCapacity = 160;
+
+  void Clear() {
+    length_ = 0;
+    text_[0] = '\0';
+  }
+  const char* c_str() const { return text_; }
+
+  // Replaces the text with the concatenation of `parts` and returns `status`.
+  template <typename... Parts>
+  Status Fail(Status status, const Parts&... parts) {
+    Clear();
+    (Append(parts), ...);
+    return status;
+  }
+
+  void Append(const char* text) { AppendText(text); }
+  void Append(char* text) { AppendText(text); }
+  // Any integer type (int, size_t, int64_t...): printed in decimal.
+  template <typename T, typename = std::enable_if_t<std::is_integral<T>::value>>
+  void Append(T value) {
+    if (std::is_signed<T>::value) {
+      AppendSigned(static_cast<int64_t>(value));
+    } else {
+      AppendUnsigned(static_cast<uint64_t>(value));
+    }
+  }
+
+ private:
+  void AppendText(const char* text);
+  void AppendSigned(int64_t value);
+  void AppendUnsigned(uint64_t value);
+
+  char text_[kCapacity] = {0};
+  size_t length_ = 0;
+};
+
+// A tensor name assembled from parts ("decoder.layers.", 2, ".weight_ih"), bounded, no stdio.
+class NameBuilder {
+ public:
+  static constexpr size_t kCapacity = 96;
+  template <typename... Parts>
+  explicit NameBuilder(const Parts&... parts) {
+    text_[0] = '\0';
+    (Append(parts), ...);
+  }
+  const char* c_str() const { return text_; }
+
+ private:
+  void Append(const char* text);
+  void Append(int32_t value);
+
+  char text_[kCapacity];
+  size_t length_ = 0;
+};
+
+}  // namespace edgenmt
+
+#endif  // EDGENMT_ERROR_DETAIL_H_

@@ -1,0 +1,60 @@
+// The kernel interface every layer computes through: a table of function pointers chosen once
+// at Init by KernelBackend (tflite-micro / CMSIS-NN style: one contract, several builds).
+//
+// Contract shared by all backends (the reference in kernels/reference/ defines it):
+// - All matrices are dense and row-major; float32 unless the name says otherwise.
+// - Kernels never allocate, never fail and never read outside the sizes given; callers
+//   validate shapes and ids before calling (at Prepare time, or ids before a step).
+// - Elementwise kernels allow output == input (in place); other kernels require output not to
+//   overlap any input unless stated.
+// - Pointers need only natural (4-byte) alignment; arena buffers are 16-byte aligned and model
+//   tensors 64-byte aligned, which backends may exploit with aligned loads where they check.
+#ifndef EDGENMT_KERNELS_KERNEL_TABLE_H_
+#define EDGENMT_KERNELS_KERNEL_TABLE_H_
+
+#include <stdint.h>
+
+#include "edgenmt/kernel_backend.h"
+#include "edgenmt/status.h"
+
+namespace edgenmt {
+
+struct KernelTable {
+  KernelBackend backend;
+
+  // ---- float32 ---------------------------------------------------------------------------
+  // y[r][m] = (accumulate ? y[r][m] : 0) + sum_k x[r][k] * w[m][k] + (bias ? bias[m] : 0)
+  // for r < rows, m < out_features, k < in_features. x: [rows, in_features], w: [out_features,
+  // in_features] (PyTorch nn.Linear layout, y = x W^T + b), bias: [out_features] or null,
+  // y: [rows, out_features]. rows, in_features, out_features >= 1.
+  void (*fully_connected_f32)(int32_t rows, int32_t in_features, int32_t out_features,
+                              const float* x, const float* w, const float* bias, float* y,
+                              bool accumulate);
+  // y[i] = 1 / (1 + exp(-x[i])), i < n.
+  void (*sigmoid_f32)(int32_t n, const float* x, float* y);
+  // y[i] = tanh(x[i]), i < n.
+  void (*tanh_f32)(int32_t n, const float* x, float* y);
+  // y = softmax(x) over n >= 1 values (max subtracted first; exp(-inf) = 0).
+  void (*softmax_f32)(int32_t n, const float* x, float* y);
+  // y = log_softmax(x) = x - max - log(sum exp(x - max)) over n >= 1 values.
+  void (*log_softmax_f32)(int32_t n, const float* x, float* y);
+  // out[i * out_stride + d] = table[ids[i] * dim + d] for i < count, d < dim. ids must be in
+  // [0, table rows); out_stride >= dim (lets callers write into a wider concatenation).
+  void (*embedding_lookup_f32)(int32_t count, const int32_t* ids, const float* table,
+                               int32_t dim, float* out, int32_t out_stride);
+
+  // ---- int8 (docs/INT8.md) ---------------------------------------------------------------
+  // Quantized entries are appended here by the int8 work, with the same conventions (names
+  // <op>_<types>, e.g. fully_connected_s8_f32 for int8 weights with float activations). A
+  // backend that lacks an entry leaves it null, and layers needing it return kUnsupported at
+  // Prepare, never at Eval.
+};
+
+// Returns the table for `backend` in *out (static storage, valid forever). kUnsupported when
+// the backend is not compiled into this build; kInvalidArgument for a null out or a value
+// outside the enum.
+Status GetKernelTable(KernelBackend backend, const KernelTable** out);
+
+}  // namespace edgenmt
+
+#endif  // EDGENMT_KERNELS_KERNEL_TABLE_H_

@@ -1,0 +1,281 @@
+#include "search/beam_search.h"
+
+#include <math.h>
+#include <string.h>
+
+namespace edgenmt {
+namespace {
+
+// lp(n) = ((5 + n) / 6)^alpha, n = output tokens plus one for </s>.
+double LengthPenalty(double alpha, int32_t n) {
+  return alpha == 0.0 ? 1.0 : pow((5.0 + static_cast<double>(n)) / 6.0, alpha);
+}
+
+}  // namespace
+
+Status BeamSearch::Prepare(int32_t max_beam, int32_t max_nbest, int32_t max_tgt_len,
+                           int32_t max_src_len, int32_t vocab_size, bool model_has_attention,
+                           bool keep_attention, Arena* arena, ErrorDetail* detail) {
+  if (max_beam < 1 || max_nbest < 1 || max_nbest > max_beam || max_tgt_len < 1 ||
+      max_src_len < 1 || vocab_size < 1) {
+    return detail->Fail(Status::kInvalidArgument, "search limits need 1 <= max_nbest <= "
+                        "max_beam, max_tgt_len >= 1");
+  }
+  if (keep_attention && !model_has_attention) {
+    return detail->Fail(Status::kUnsupported, "attention requested but the model has none");
+  }
+  max_beam_ = max_beam;
+  max_nbest_ = max_nbest;
+  max_tgt_len_ = max_tgt_len;
+  max_src_len_ = max_src_len;
+  track_coverage_ = model_has_attention;
+  keep_attention_ = keep_attention;
+  const size_t beam = static_cast<size_t>(max_beam);
+  const size_t steps = static_cast<size_t>(max_tgt_len);
+  const size_t src = static_cast<size_t>(max_src_len);
+  live_scores_ = arena->AllocateArray<float>(beam);
+  next_scores_ = arena->AllocateArray<float>(beam);
+  live_tokens_ = arena->AllocateArray<int32_t>(beam);
+  next_tokens_ = arena->AllocateArray<int32_t>(beam);
+  next_parents_ = arena->AllocateArray<int32_t>(beam);
+  cand_scores_ = arena->AllocateArray<float>(beam);
+  cand_parents_ = arena->AllocateArray<int32_t>(beam);
+  cand_tokens_ = arena->AllocateArray<int32_t>(beam);
+  history_parents_ = arena->AllocateArray<int32_t>(steps * beam);
+  history_tokens_ = arena->AllocateArray<int32_t>(steps * beam);
+  if (track_coverage_) {
+    coverage_ = arena->AllocateArray<float>(beam * src);
+    coverage_next_ = arena->AllocateArray<float>(beam * src);
+  }
+  if (keep_attention_) attention_history_ = arena->AllocateArray<float>(steps * beam * src);
+  finished_ = arena->AllocateArray<Finished>(beam);
+  order_ = arena->AllocateArray<int32_t>(beam);
+  result_ids_ = arena->AllocateArray<int32_t>(static_cast<size_t>(max_nbest) * steps);
+  if (keep_attention_) {
+    result_attention_ = arena->AllocateArray<float>(static_cast<size_t>(max_nbest) * steps * src);
+  }
+  results_ = arena->AllocateArray<SearchResult>(static_cast<size_t>(max_nbest));
+  num_finished_ = 0;
+  num_results_ = 0;
+  return Status::kOk;
+}
+
+int32_t BeamSearch::MaxSteps(const SearchOptions& options, int32_t src_len) {
+  if (options.max_len_ratio <= 0.0f) return options.max_len;
+  const double by_ratio = ceil(static_cast<double>(options.max_len_ratio) * src_len);
+  const int32_t ratio_steps = by_ratio < 1.0 ? 1 : by_ratio > 2147483647.0
+                                  ? 2147483647 : static_cast<int32_t>(by_ratio);
+  return options.max_len < ratio_steps ? options.max_len : ratio_steps;
+}
+
+// Keeps the best `count` of rows x vocab candidates (cumulative log-prob of the row plus the
+// token's log-prob), best first. Scanning in (row, token) order and inserting a candidate only
+// after every kept one with an equal score implements the tie rule: earlier parent, then lower
+// token id. Returns how many were kept (count unless there are fewer candidates).
+int32_t BeamSearch::SelectCandidates(const float* log_probs, int32_t rows, int32_t vocab,
+                                     int32_t count) {
+  int32_t kept = 0;
+  for (int32_t r = 0; r < rows; ++r) {
+    const float base = live_scores_[r];
+    const float* row = log_probs + static_cast<int64_t>(r) * vocab;
+    for (int32_t v = 0; v < vocab; ++v) {
+      const float score = base + row[v];
+      if (kept == count && !(score > cand_scores_[kept - 1])) continue;
+      int32_t pos = kept == count ? count - 1 : kept++;
+      while (pos > 0 && cand_scores_[pos - 1] < score) {
+        cand_scores_[pos] = cand_scores_[pos - 1];
+        cand_parents_[pos] = cand_parents_[pos - 1];
+        cand_tokens_[pos] = cand_tokens_[pos - 1];
+        --pos;
+      }
+      cand_scores_[pos] = score;
+      cand_parents_[pos] = r;
+      cand_tokens_[pos] = v;
+    }
+  }
+  return kept;
+}
+
+// logprob / lp(|Y| + 1) + cp(Y), cp = beta * sum_s log(min(coverage_s, 1)).
+double BeamSearch::FinalScore(const SearchOptions& options, double log_prob, int32_t length,
+                              const float* coverage, int32_t src_len) const {
+  double score = log_prob / LengthPenalty(options.alpha, length + 1);
+  if (options.beta > 0.0f && coverage != nullptr) {
+    double penalty = 0.0;
+    for (int32_t s = 0; s < src_len; ++s) {
+      const double c = coverage[s] < 1.0f ? static_cast<double>(coverage[s]) : 1.0;
+      penalty += log(c);
+    }
+    score += static_cast<double>(options.beta) * penalty;
+  }
+  return score;
+}
+
+void BeamSearch::Run(StepDecoder* decoder, const SearchOptions& options) {
+  const int32_t S = decoder->src_len();
+  const int32_t V = decoder->vocab_size();
+  const int32_t eos = decoder->eos_id();
+  const int32_t K = options.beam;
+  const int32_t N = options.nbest;
+  const int32_t max_steps = MaxSteps(options, S);
+  const bool use_coverage = track_coverage_ && options.beta > 0.0f;
+  const size_t cov_row_bytes = sizeof(float) * static_cast<size_t>(S);
+
+  num_finished_ = 0;
+  num_results_ = 0;
+  int32_t live = 1;
+  live_scores_[0] = 0.0f;
+  live_tokens_[0] = decoder->bos_id();
+  if (use_coverage) memset(coverage_, 0, cov_row_bytes);
+
+  int32_t t = 0;
+  for (; t < max_steps; ++t) {
+    decoder->Step(live_tokens_, live);
+    float* log_probs = decoder->log_probs();
+    if (t < options.min_len) {
+      for (int32_t r = 0; r < live; ++r) log_probs[static_cast<int64_t>(r) * V + eos] = -INFINITY;
+    }
+    const float* attention = decoder->attention();
+    if (keep_attention_) {
+      memcpy(attention_history_ + static_cast<int64_t>(t) * max_beam_ * S, attention,
+             cov_row_bytes * static_cast<size_t>(live));
+    }
+    if (use_coverage) {
+      for (int32_t r = 0; r < live; ++r) {
+        float* cov = coverage_ + static_cast<int64_t>(r) * S;
+        const float* a = attention + static_cast<int64_t>(r) * S;
+        for (int32_t s = 0; s < S; ++s) cov[s] += a[s];
+      }
+    }
+
+    const int32_t kept = SelectCandidates(log_probs, live, V, K - num_finished_);
+    int32_t next_live = 0;
+    int32_t* step_parents = history_parents_ + static_cast<int64_t>(t) * max_beam_;
+    int32_t* step_tokens = history_tokens_ + static_cast<int64_t>(t) * max_beam_;
+    for (int32_t j = 0; j < kept; ++j) {
+      const int32_t parent = cand_parents_[j];
+      if (cand_tokens_[j] == eos) {
+        Finished& f = finished_[num_finished_++];
+        f.length = t;
+        f.row = parent;
+        f.eos = true;
+        f.log_prob = cand_scores_[j];
+        f.score = FinalScore(options, f.log_prob, t,
+                             use_coverage ? coverage_ + static_cast<int64_t>(parent) * S : nullptr,
+                             S);
+      } else {
+        next_parents_[next_live] = parent;
+        next_tokens_[next_live] = cand_tokens_[j];
+        next_scores_[next_live] = cand_scores_[j];
+        step_parents[next_live] = parent;
+        step_tokens[next_live] = cand_tokens_[j];
+        ++next_live;
+      }
+    }
+    if (next_live == 0) {
+      ++t;
+      break;
+    }
+    decoder->Reorder(next_parents_, next_live);
+    if (use_coverage) {
+      for (int32_t r = 0; r < next_live; ++r) {
+        memcpy(coverage_next_ + static_cast<int64_t>(r) * S,
+               coverage_ + static_cast<int64_t>(next_parents_[r]) * S, cov_row_bytes);
+      }
+      float* swap = coverage_;
+      coverage_ = coverage_next_;
+      coverage_next_ = swap;
+    }
+    live = next_live;
+    memcpy(live_scores_, next_scores_, sizeof(float) * static_cast<size_t>(live));
+    memcpy(live_tokens_, next_tokens_, sizeof(int32_t) * static_cast<size_t>(live));
+
+    if (t + 1 == max_steps) {
+      // Forced end: every live hypothesis finishes in live order, no extra log-prob or token.
+      for (int32_t r = 0; r < live; ++r) {
+        Finished& f = finished_[num_finished_++];
+        f.length = t + 1;
+        f.row = r;
+        f.eos = false;
+        f.log_prob = live_scores_[r];
+        f.score = FinalScore(options, f.log_prob, t + 1,
+                             use_coverage ? coverage_ + static_cast<int64_t>(r) * S : nullptr, S);
+      }
+      live = 0;
+      ++t;
+      break;
+    }
+    // Early stop: no live hypothesis can beat the N-th best finished score any more.
+    if (num_finished_ >= N) {
+      float best_live = live_scores_[0];
+      for (int32_t r = 1; r < live; ++r) best_live = live_scores_[r] > best_live ? live_scores_[r] : best_live;
+      const double bound = static_cast<double>(best_live) / LengthPenalty(options.alpha, max_steps);
+      // N-th best finished score: count how many finished scores are strictly better.
+      double nth = 0.0;
+      for (int32_t i = 0; i < num_finished_; ++i) {
+        int32_t better = 0, equal_before = 0;
+        for (int32_t j = 0; j < num_finished_; ++j) {
+          if (finished_[j].score > finished_[i].score) ++better;
+          else if (finished_[j].score == finished_[i].score && j < i) ++equal_before;
+        }
+        if (better + equal_before == N - 1) nth = finished_[i].score;
+      }
+      if (bound < nth) {
+        ++t;
+        break;
+      }
+    }
+  }
+  steps_ = t;
+  BuildResults(options, S);
+}
+
+void BeamSearch::BuildResults(const SearchOptions& options, int32_t src_len) {
+  // Stable sort of the finished list by score, descending (insertion sort: at most max_beam).
+  const int32_t count = num_finished_;
+  for (int32_t i = 0; i < count; ++i) {
+    int32_t pos = i;
+    while (pos > 0 && finished_[order_[pos - 1]].score < finished_[i].score) {
+      order_[pos] = order_[pos - 1];
+      --pos;
+    }
+    order_[pos] = i;
+  }
+  const bool greedy = options.beam == 1;
+  num_results_ = count < options.nbest ? count : options.nbest;
+  const int32_t S = src_len;
+  for (int32_t n = 0; n < num_results_; ++n) {
+    const Finished& f = finished_[order_[n]];
+    int32_t* ids = result_ids_ + static_cast<int64_t>(n) * max_tgt_len_;
+    float* attention = keep_attention_
+                           ? result_attention_ + static_cast<int64_t>(n) * max_tgt_len_ * S
+                           : nullptr;
+    const int32_t attention_steps = f.length + (f.eos ? 1 : 0);
+    int32_t row = f.row;  // row in the live set of step f.length
+    if (attention != nullptr && f.eos) {
+      memcpy(attention + static_cast<int64_t>(f.length) * S,
+             attention_history_ + (static_cast<int64_t>(f.length) * max_beam_ + row) * S,
+             sizeof(float) * static_cast<size_t>(S));
+    }
+    for (int32_t u = f.length - 1; u >= 0; --u) {
+      const int32_t parent = history_parents_[static_cast<int64_t>(u) * max_beam_ + row];
+      ids[u] = history_tokens_[static_cast<int64_t>(u) * max_beam_ + row];
+      if (attention != nullptr) {
+        memcpy(attention + static_cast<int64_t>(u) * S,
+               attention_history_ + (static_cast<int64_t>(u) * max_beam_ + parent) * S,
+               sizeof(float) * static_cast<size_t>(S));
+      }
+      row = parent;
+    }
+    SearchResult& result = results_[n];
+    result.ids = ids;
+    result.length = f.length;
+    result.log_prob = f.log_prob;
+    result.score = greedy ? f.log_prob : static_cast<float>(f.score);
+    result.ended_with_eos = f.eos;
+    result.attention = attention;
+    result.attention_steps = attention != nullptr ? attention_steps : 0;
+  }
+}
+
+}  // namespace edgenmt

@@ -1,0 +1,288 @@
+#include "edgenmt/translator.h"
+
+#include <math.h>
+#include <new>
+#include <string.h>
+
+#include "edgenmt/tokenizer.h"
+#include "translator_state.h"
+
+namespace edgenmt {
+namespace {
+
+// Fills zeros from the model and checks ranges. kOk or a status with detail.
+Status ResolveLimits(const Model& model, const SessionLimits& in, SessionLimits* out,
+                     ErrorDetail* detail) {
+  *out = in;
+  const ModelConfig& c = model.config();
+  if (out->max_src_len == 0) out->max_src_len = c.max_src_len;
+  if (out->max_tgt_len == 0) out->max_tgt_len = model.decoding_defaults().max_len;
+  if (out->max_src_len < 1 || out->max_tgt_len < 1 || out->max_beam < 1 ||
+      out->max_nbest < 1 || out->max_nbest > out->max_beam) {
+    return detail->Fail(Status::kInvalidArgument, "limits need max_src_len, max_tgt_len, "
+                        "max_beam >= 1 and 1 <= max_nbest <= max_beam");
+  }
+  if (out->max_src_len > c.max_src_len) {
+    return detail->Fail(Status::kLimitExceeded, "max_src_len ", out->max_src_len,
+                        " exceeds the model's max_src_len ", c.max_src_len);
+  }
+  if (out->max_tgt_len > kMaxModelDim || out->max_beam > kMaxDecodingBeam) {
+    return detail->Fail(Status::kLimitExceeded, "max_tgt_len <= ", kMaxModelDim,
+                        " and max_beam <= ", kMaxDecodingBeam, " required");
+  }
+  if (out->attention && c.attention == AttentionType::kNone) {
+    return detail->Fail(Status::kUnsupported, "attention history requested but the model "
+                        "has attention none");
+  }
+  return Status::kOk;
+}
+
+// Runs the plan: State first (placement-new into the arena when it has memory, else into
+// `fallback`, so measuring and too-small arenas run the very same Prepare calls).
+Status Plan(const Model& model, const SessionLimits& limits, Arena* arena,
+            Translator::State* fallback, Translator::State** out, ErrorDetail* detail) {
+  void* memory = arena->Allocate(sizeof(Translator::State));
+  Translator::State* state = memory != nullptr ? new (memory) Translator::State() : fallback;
+  *out = state;
+  return state->Prepare(model, limits, arena, detail);
+}
+
+}  // namespace
+
+Status Translator::State::Prepare(const Model& model, const SessionLimits& limits, Arena* arena,
+                                  ErrorDetail* detail) {
+  if (GetKernelTable(limits.backend, &kernels) != Status::kOk) {
+    return detail->Fail(Status::kUnsupported, "kernel backend ",
+                        KernelBackendName(limits.backend), " is not compiled into this build");
+  }
+  const ModelConfig& c = model.config();
+  EDGENMT_RETURN_IF_ERROR(
+      decoder.Prepare(model, kernels, limits.max_src_len, limits.max_beam, arena, detail));
+  EDGENMT_RETURN_IF_ERROR(search.Prepare(limits.max_beam, limits.max_nbest, limits.max_tgt_len,
+                                         limits.max_src_len, c.tgt_vocab_size,
+                                         c.attention != AttentionType::kNone, limits.attention,
+                                         arena, detail));
+  src_ids = arena->AllocateArray<int32_t>(static_cast<size_t>(limits.max_src_len));
+  hypotheses = arena->AllocateArray<Hypothesis>(static_cast<size_t>(limits.max_nbest));
+  text_stride = MaxDetokenizedBytes(model, limits.max_tgt_len);
+  // Round the stride so every hypothesis' text starts aligned (keeps the plan simple).
+  text_stride = (text_stride + kArenaAlignment - 1) & ~(kArenaAlignment - 1);
+  if (text_stride != 0 && static_cast<size_t>(limits.max_nbest) > SIZE_MAX / text_stride) {
+    return detail->Fail(Status::kLimitExceeded, "text buffer size overflows");
+  }
+  text = arena->AllocateArray<char>(static_cast<size_t>(limits.max_nbest) * text_stride);
+  return Status::kOk;
+}
+
+TranslateOptions TranslateOptions::FromModel(const Model& model) {
+  const DecodingDefaults& d = model.decoding_defaults();
+  TranslateOptions options;
+  options.beam = d.beam;
+  options.nbest = d.nbest;
+  options.alpha = d.alpha;
+  options.beta = d.beta;
+  options.min_len = d.min_len;
+  options.max_len = d.max_len;
+  options.max_len_ratio = d.max_len_ratio;
+  return options;
+}
+
+Status RequiredArenaBytes(const Model& model, const SessionLimits& limits, size_t* out_bytes) {
+  if (out_bytes == nullptr) return Status::kInvalidArgument;
+  *out_bytes = 0;
+  if (!model.loaded()) return Status::kNotInitialized;
+  ErrorDetail detail;
+  SessionLimits resolved;
+  EDGENMT_RETURN_IF_ERROR(ResolveLimits(model, limits, &resolved, &detail));
+  Arena measuring;
+  Translator::State local;
+  Translator::State* state = nullptr;
+  EDGENMT_RETURN_IF_ERROR(Plan(model, resolved, &measuring, &local, &state, &detail));
+  if (measuring.used() == SIZE_MAX) return Status::kLimitExceeded;
+  *out_bytes = measuring.used();
+  return Status::kOk;
+}
+
+namespace {
+void CopyDetail(char* dst, size_t size, const char* src) {
+  size_t i = 0;
+  for (; src[i] != '\0' && i + 1 < size; ++i) dst[i] = src[i];
+  dst[i] = '\0';
+}
+}  // namespace
+
+Status Translator::Init(const Model* model, void* arena, size_t arena_bytes,
+                        const SessionLimits& limits) {
+  initialized_ = false;
+  state_ = nullptr;
+  model_ = model;
+  arena_bytes_used_ = 0;
+  required_arena_bytes_ = 0;
+  ErrorDetail detail;
+  Status status = Status::kOk;
+  if (model == nullptr || arena == nullptr) {
+    status = detail.Fail(Status::kInvalidArgument, "null model or arena");
+  } else if (!Arena::IsAligned(arena)) {
+    status = detail.Fail(Status::kInvalidArgument, "arena must be ", kArenaAlignment,
+                         "-byte aligned");
+  } else if (!model->loaded()) {
+    status = detail.Fail(Status::kNotInitialized, "model not loaded");
+  } else {
+    status = ResolveLimits(*model, limits, &limits_, &detail);
+  }
+  if (status == Status::kOk) {
+    Arena session_arena(arena, arena_bytes);
+    State local;
+    State* state = nullptr;
+    status = Plan(*model, limits_, &session_arena, &local, &state, &detail);
+    if (status == Status::kOk) {
+      required_arena_bytes_ = session_arena.used();
+      if (session_arena.overflowed()) {
+        status = detail.Fail(Status::kArenaTooSmall, "arena too small: ", arena_bytes,
+                             " bytes given, ", session_arena.used(), " required");
+      } else {
+        state_ = state;
+        arena_bytes_used_ = session_arena.used();
+        initialized_ = true;
+      }
+    }
+  }
+  CopyDetail(error_detail_, sizeof(error_detail_), status == Status::kOk ? "" : detail.c_str());
+  return status;
+}
+
+Status Translator::CheckOptions(const TranslateOptions& o) {
+  ErrorDetail detail;
+  Status status = Status::kOk;
+  if (o.beam < 1 || o.nbest < 1 || o.nbest > o.beam || !(o.alpha >= 0.0f) ||
+      !(o.beta >= 0.0f) || o.min_len < 0 || o.max_len < 1 || !(o.max_len_ratio >= 0.0f) ||
+      !isfinite(o.alpha) || !isfinite(o.beta) || !isfinite(o.max_len_ratio)) {
+    status = detail.Fail(Status::kInvalidArgument, "options out of range: need beam >= 1, "
+                         "1 <= nbest <= beam, alpha, beta, ratio >= 0, min_len >= 0, "
+                         "max_len >= 1");
+  } else if (o.beam > limits_.max_beam || o.nbest > limits_.max_nbest ||
+             o.max_len > limits_.max_tgt_len) {
+    status = detail.Fail(Status::kLimitExceeded, "beam ", o.beam, "/", limits_.max_beam,
+                         ", nbest ", o.nbest, "/", limits_.max_nbest, ", max_len ", o.max_len,
+                         "/", limits_.max_tgt_len, " (option/session limit)");
+  } else if (o.return_attention && !limits_.attention) {
+    status = detail.Fail(Status::kLimitExceeded, "return_attention needs SessionLimits::"
+                         "attention");
+  }
+  if (status != Status::kOk) CopyDetail(error_detail_, sizeof(error_detail_), detail.c_str());
+  return status;
+}
+
+Status Translator::Translate(const char* utf8, size_t len, const TranslateOptions& options,
+                             TranslationResult* result) {
+  if (!initialized_) {
+    CopyDetail(error_detail_, sizeof(error_detail_), "Translate before a successful Init");
+    return Status::kNotInitialized;
+  }
+  if (result == nullptr || (utf8 == nullptr && len > 0)) {
+    CopyDetail(error_detail_, sizeof(error_detail_), "null result or text");
+    return Status::kInvalidArgument;
+  }
+  *result = TranslationResult();
+  EDGENMT_RETURN_IF_ERROR(CheckOptions(options));
+  int32_t num_ids = 0, num_unknown = 0, seen = 0;
+  const Status status = TokenizeSource(*model_, utf8, len, state_->src_ids, limits_.max_src_len,
+                                       &num_ids, &num_unknown, &seen);
+  if (status != Status::kOk) {
+    ErrorDetail detail;
+    if (status == Status::kSourceTooLong) {
+      detail.Fail(status, "source has ", seen, " tokens, max_src_len is ", limits_.max_src_len);
+    } else if (status == Status::kSourceInvalidUtf8) {
+      detail.Fail(status, "source is not valid UTF-8");
+    } else if (status == Status::kSourceEmpty) {
+      detail.Fail(status, "source has no tokens");
+    } else {
+      detail.Fail(status, "tokenization failed");
+    }
+    CopyDetail(error_detail_, sizeof(error_detail_), detail.c_str());
+    return status;
+  }
+  EDGENMT_RETURN_IF_ERROR(TranslateIds(state_->src_ids, num_ids, options, result));
+  result->src_unknown = num_unknown;
+  return Status::kOk;
+}
+
+Status Translator::TranslateIds(const int32_t* src_ids, int32_t src_len,
+                                const TranslateOptions& options, TranslationResult* result) {
+  if (!initialized_) {
+    CopyDetail(error_detail_, sizeof(error_detail_), "TranslateIds before a successful Init");
+    return Status::kNotInitialized;
+  }
+  if (result == nullptr || (src_ids == nullptr && src_len > 0) || src_len < 0) {
+    CopyDetail(error_detail_, sizeof(error_detail_), "null result or ids, or negative length");
+    return Status::kInvalidArgument;
+  }
+  *result = TranslationResult();
+  EDGENMT_RETURN_IF_ERROR(CheckOptions(options));
+  ErrorDetail detail;
+  if (src_len == 0) {
+    CopyDetail(error_detail_, sizeof(error_detail_), "source has no tokens");
+    return Status::kSourceEmpty;
+  }
+  if (src_len > limits_.max_src_len) {
+    detail.Fail(Status::kSourceTooLong, "source has ", src_len, " tokens, max_src_len is ",
+                limits_.max_src_len);
+    CopyDetail(error_detail_, sizeof(error_detail_), detail.c_str());
+    return Status::kSourceTooLong;
+  }
+  const int32_t vocab = model_->config().src_vocab_size;
+  for (int32_t i = 0; i < src_len; ++i) {
+    if (src_ids[i] < 0 || src_ids[i] >= vocab) {
+      detail.Fail(Status::kSourceTokenOutOfRange, "source id ", src_ids[i], " at ", i,
+                  " outside [0, ", vocab, ")");
+      CopyDetail(error_detail_, sizeof(error_detail_), detail.c_str());
+      return Status::kSourceTokenOutOfRange;
+    }
+  }
+  State& s = *state_;
+  if (src_ids != s.src_ids) memmove(s.src_ids, src_ids, sizeof(int32_t) * static_cast<size_t>(src_len));
+
+  SearchOptions search_options;
+  search_options.beam = options.beam;
+  search_options.nbest = options.nbest;
+  search_options.alpha = options.alpha;
+  search_options.beta = options.beta;
+  search_options.min_len = options.min_len;
+  search_options.max_len = options.max_len;
+  search_options.max_len_ratio = options.max_len_ratio;
+  search_options.keep_attention = options.return_attention;
+
+  s.decoder.Encode(s.src_ids, src_len);
+  s.search.Run(&s.decoder, search_options);
+
+  for (int32_t n = 0; n < s.search.num_results(); ++n) {
+    const SearchResult& r = s.search.result(n);
+    Hypothesis& h = s.hypotheses[n];
+    h.ids = r.ids;
+    h.length = r.length;
+    h.score = r.score;
+    h.log_prob = r.log_prob;
+    h.ended_with_eos = r.ended_with_eos;
+    h.attention = options.return_attention ? r.attention : nullptr;
+    h.attention_steps = options.return_attention ? r.attention_steps : 0;
+    char* text = s.text + static_cast<size_t>(n) * s.text_stride;
+    size_t text_length = 0;
+    if (DetokenizeTarget(*model_, r.ids, r.length, text, s.text_stride, &text_length) !=
+        Status::kOk) {
+      CopyDetail(error_detail_, sizeof(error_detail_), "detokenization failed");
+      return Status::kInternal;
+    }
+    h.text = text;
+    h.text_length = text_length;
+  }
+  result->num_hypotheses = s.search.num_results();
+  result->hypotheses = s.hypotheses;
+  result->src_ids = s.src_ids;
+  result->src_len = src_len;
+  result->src_unknown = 0;
+  result->steps = s.search.steps();
+  error_detail_[0] = '\0';
+  return Status::kOk;
+}
+
+}  // namespace edgenmt
