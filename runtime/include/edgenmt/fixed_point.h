@@ -86,6 +86,17 @@ constexpr int32_t MultiplyByQuantizedMultiplier(int32_t x, int32_t multiplier, i
                              right);
 }
 
+// round(x * multiplier * 2^shift / 2^31) with one rounding (ties away from zero), saturated:
+// the exact product in 64 bits. Used where x is small (int8 values rescaled by a ratio near 1,
+// e.g. embedding rows) and the double rounding above would cost up to 3/4 LSB. shift <= 30.
+constexpr int32_t MultiplyByQuantizedMultiplierSingleRounding(int32_t x, int32_t multiplier,
+                                                              int shift) {
+  const int64_t product = static_cast<int64_t>(x) * multiplier;  // |product| < 2^62
+  const int right = 31 - shift;
+  if (right > 62) return 0;
+  return SaturateToInt32(RoundingDivideByPOT64(product, right));
+}
+
 // Splits a real multiplier m >= 0 into multiplier * 2^(shift - 31) with multiplier in
 // [2^30, 2^31). Returns false when m is negative or too large (>= 2^30) to represent. Values
 // below 2^-31 become (0, 0): the product is then always 0. Converter and tests only (double).

@@ -38,8 +38,8 @@ void ref_embedding_lookup_s8_f32(int32_t count, const int32_t* ids, const int8_t
                                  const float* row_scales, int32_t dim, float* out,
                                  int32_t out_stride);
 // Integer: each row is rescaled from its own scale to the shared activation scale:
-// out = saturate_int8(MultiplyByQuantizedMultiplier(table[row][d], row_multiplier[row],
-// row_shift[row])).
+// out = saturate_int8(MultiplyByQuantizedMultiplierSingleRounding(table[row][d],
+// row_multiplier[row], row_shift[row])) (one rounding: error <= 1/2 LSB of the shared scale).
 void ref_embedding_lookup_s8(int32_t count, const int32_t* ids, const int8_t* table,
                              const int32_t* row_multiplier, const int32_t* row_shift,
                              int32_t dim, int8_t* out, int32_t out_stride);
@@ -95,9 +95,11 @@ void ref_narrow_s32_s16(int32_t n, const int32_t* x, int32_t shift, int16_t* y);
 // ---- softmax -----------------------------------------------------------------------------------
 
 // y = softmax(x) in Q0.15, x in Q(input_int_bits).(31 - input_int_bits), n >= 1. Differences
-// below -2^input_int_bits... are exact down to exp(-32), which rounds to 0.
+// x - max are formed with one extra integer bit (never saturate); exp below -32 is 0.
+// Error <= 1 LSB of Q0.15 against the real softmax of the fixed-point inputs.
 void ref_softmax_s32_s16(int32_t n, const int32_t* x, int32_t input_int_bits, int16_t* y);
-// The same with int16 input in Q(input_int_bits).(15 - input_int_bits).
+// The same with int16 input in Q(input_int_bits).(15 - input_int_bits); bit-identical to the
+// int32 form on the inputs widened by 16 bits.
 void ref_softmax_s16(int32_t n, const int16_t* x, int32_t input_int_bits, int16_t* y);
 // TFLite-style int8 softmax: (x[i] - max) is mapped to Q5.26 by MBQM(diff, input_multiplier,
 // input_shift); the output has scale 1/256 and zero point -128.
@@ -110,7 +112,8 @@ void ref_log_softmax_s32(int32_t n, const int32_t* x, int32_t input_int_bits, in
 
 // LSTM cell (PyTorch gate order i, f, g, o). gates: [4 * hidden] pre-activations in Q3.12.
 // cell: [hidden] in Q(cell_int_bits).(15 - cell_int_bits), read and updated in place.
-// h: [hidden] output, int8 with scale 2^-7 (h = o * tanh(c') lies in (-1, 1)).
+// h: [hidden] output, int8 with scale 2^-7 (h = o * tanh(c') lies in (-1, 1); values above
+// 127/128 clip to 127, an error of at most 1 LSB).
 void ref_lstm_cell_s16(int32_t hidden, const int16_t* gates, int32_t cell_int_bits,
                        int16_t* cell, int8_t* h);
 // GRU cell (gate order r, z, n). gi = W_i x + b_i and gh = W_h h + b_h, each [3 * hidden] in

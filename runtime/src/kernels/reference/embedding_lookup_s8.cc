@@ -24,7 +24,7 @@ void ref_embedding_lookup_s8(int32_t count, const int32_t* ids, const int8_t* ta
     int8_t* dst = out + static_cast<int64_t>(i) * out_stride;
     for (int32_t d = 0; d < dim; ++d) {
       dst[d] = fxp::SaturateToInt8(
-          fxp::MultiplyByQuantizedMultiplier(row[d], row_multiplier[id], row_shift[id]));
+          fxp::MultiplyByQuantizedMultiplierSingleRounding(row[d], row_multiplier[id], row_shift[id]));
     }
   }
 }

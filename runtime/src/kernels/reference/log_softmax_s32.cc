@@ -10,8 +10,14 @@ void ref_log_softmax_s32(int32_t n, const int32_t* x, int32_t input_int_bits, in
   for (int32_t i = 1; i < n; ++i) max_value = x[i] > max_value ? x[i] : max_value;
   uint64_t sum = 0;  // Q0.31 terms
   for (int32_t i = 0; i < n; ++i) {
-    const int32_t diff = fxp::SaturateToInt32(static_cast<int64_t>(x[i]) - max_value);
-    sum += static_cast<uint64_t>(fxp::ExpOnNegativeValuesQ31(diff, input_int_bits));
+    // The difference needs one more integer bit: halved and read as Q(int_bits + 1).
+    const int64_t diff = static_cast<int64_t>(x[i]) - max_value;
+    const int32_t e = input_int_bits >= 30
+                          ? fxp::ExpOnNegativeValuesQ31(fxp::SaturateToInt32(diff), input_int_bits)
+                          : fxp::ExpOnNegativeValuesQ31(
+                                static_cast<int32_t>(fxp::RoundingDivideByPOT64(diff, 1)),
+                                input_int_bits + 1);
+    sum += static_cast<uint64_t>(e);
   }
   const int32_t log_sum_q16 = fxp::LogPositiveQ(sum, 31, 16);  // in [0, ln n]
   const int input_frac_bits = 31 - input_int_bits;

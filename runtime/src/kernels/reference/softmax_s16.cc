@@ -6,47 +6,43 @@
 namespace edgenmt {
 namespace {
 
-// x - max as int32, saturated (exp of anything that saturates is 0 anyway).
-inline int32_t DiffFromMax(int32_t x, int32_t max) {
-  return fxp::SaturateToInt32(static_cast<int64_t>(x) - max);
+// exp(x - max) in Q0.31 for x, max in Q(int_bits).(31 - int_bits). The difference needs one more
+// integer bit: it is halved (rounded) and read as Q(int_bits + 1), so nothing saturates.
+inline int32_t ExpOfDifference(int32_t x, int32_t max, int32_t int_bits) {
+  const int64_t diff = static_cast<int64_t>(x) - max;  // in [-2^32, 0]
+  if (int_bits >= 30) return fxp::ExpOnNegativeValuesQ31(fxp::SaturateToInt32(diff), int_bits);
+  return fxp::ExpOnNegativeValuesQ31(static_cast<int32_t>(fxp::RoundingDivideByPOT64(diff, 1)),
+                                     int_bits + 1);
+}
+
+// The int16 form: the difference of two Q(m).(15 - m) values is exact in Q(m + 1).(30 - m).
+inline int32_t ExpOfDifference16(int16_t x, int16_t max, int32_t int_bits) {
+  return fxp::ExpOnNegativeValuesQ31((static_cast<int32_t>(x) - max) * 32768, int_bits + 1);
+}
+
+template <typename In, int32_t (*Exp)(In, In, int32_t)>
+void Softmax(int32_t n, const In* x, int32_t input_int_bits, int16_t* y) {
+  In max_value = x[0];
+  for (int32_t i = 1; i < n; ++i) max_value = x[i] > max_value ? x[i] : max_value;
+  uint64_t sum = 0;
+  for (int32_t i = 0; i < n; ++i) sum += static_cast<uint64_t>(Exp(x[i], max_value, input_int_bits));
+  const fxp::ScaledQ31 reciprocal = fxp::ReciprocalOfSumQ31(sum);
+  const int shift = 31 - 15 - reciprocal.exponent;  // >= 15: sum >= exp(0)
+  for (int32_t i = 0; i < n; ++i) {
+    const int32_t e = Exp(x[i], max_value, input_int_bits);
+    y[i] = fxp::SaturateToInt16(fxp::RoundingDivideByPOT(
+        fxp::SaturatingRoundingDoublingHighMul(e, reciprocal.mantissa), shift));
+  }
 }
 
 }  // namespace
 
 void ref_softmax_s32_s16(int32_t n, const int32_t* x, int32_t input_int_bits, int16_t* y) {
-  int32_t max_value = x[0];
-  for (int32_t i = 1; i < n; ++i) max_value = x[i] > max_value ? x[i] : max_value;
-  uint64_t sum = 0;
-  for (int32_t i = 0; i < n; ++i) {
-    sum += static_cast<uint64_t>(
-        fxp::ExpOnNegativeValuesQ31(DiffFromMax(x[i], max_value), input_int_bits));
-  }
-  const fxp::ScaledQ31 reciprocal = fxp::ReciprocalOfSumQ31(sum);
-  const int shift = 31 - 15 - reciprocal.exponent;  // >= 15: sum >= exp(0)
-  for (int32_t i = 0; i < n; ++i) {
-    const int32_t e = fxp::ExpOnNegativeValuesQ31(DiffFromMax(x[i], max_value), input_int_bits);
-    y[i] = fxp::SaturateToInt16(fxp::RoundingDivideByPOT(
-        fxp::SaturatingRoundingDoublingHighMul(e, reciprocal.mantissa), shift));
-  }
+  Softmax<int32_t, ExpOfDifference>(n, x, input_int_bits, y);
 }
 
 void ref_softmax_s16(int32_t n, const int16_t* x, int32_t input_int_bits, int16_t* y) {
-  // Q(m).(15-m) and Q(m).(31-m) share the integer bits: widen by 16 bits, then the int32 path.
-  int16_t max_value = x[0];
-  for (int32_t i = 1; i < n; ++i) max_value = x[i] > max_value ? x[i] : max_value;
-  uint64_t sum = 0;
-  for (int32_t i = 0; i < n; ++i) {
-    sum += static_cast<uint64_t>(fxp::ExpOnNegativeValuesQ31(
-        (static_cast<int32_t>(x[i]) - max_value) * 65536, input_int_bits));
-  }
-  const fxp::ScaledQ31 reciprocal = fxp::ReciprocalOfSumQ31(sum);
-  const int shift = 31 - 15 - reciprocal.exponent;
-  for (int32_t i = 0; i < n; ++i) {
-    const int32_t e = fxp::ExpOnNegativeValuesQ31(
-        (static_cast<int32_t>(x[i]) - max_value) * 65536, input_int_bits);
-    y[i] = fxp::SaturateToInt16(fxp::RoundingDivideByPOT(
-        fxp::SaturatingRoundingDoublingHighMul(e, reciprocal.mantissa), shift));
-  }
+  Softmax<int16_t, ExpOfDifference16>(n, x, input_int_bits, y);
 }
 
 }  // namespace edgenmt
