@@ -1,0 +1,231 @@
+#!/usr/bin/env python3
+"""Train the shipped G2P model (models/g2p-en) on data/g2p.
+
+Reproduce (from the repository root; ~60 min on the 2-core dev machine):
+    /usr/bin/python3 converter/reference/train.py --out models/g2p-en
+
+Shipped config (Luong 2015's best: bidirectional LSTM encoder, local-p attention with the
+general score, input feeding): see SHIPPED_CONFIG below (~1.6 M parameters).
+
+Recipe: fixed seed, torch.set_num_threads(2); Adam (lr 2e-3), the lr halves after every epoch
+whose dev WER does not improve on the best, early stop after PATIENCE such epochs; batches of
+256 lines bucketed by length (lines shuffled, stably sorted by source then target length, cut
+into batches, batch order shuffled each epoch); token-level NLL; gradient norm clipped at 5.
+After each epoch the dev WER/PER is computed with batched greedy decoding and the best epoch
+is kept. At the end the best model is written with config.json, model.safetensors, vocabs,
+metrics.json (dev and test, greedy and beam 5) and train_log.json.
+
+Epoch budget: measured with ``--time-batches 20`` on the idle machine; the default --epochs is
+chosen so the whole run (training + per-epoch dev greedy + final beam-5 evaluation) fits in
+60 min wall while other engineers compile C++ (budget assumes ~30 % slowdown). The numbers
+(s/batch, epochs) are recorded in models/g2p-en/README.md and in train_log.json.
+"""
+import argparse
+import json
+import os
+import random
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+import torch  # noqa: E402
+import torch.nn.functional as F  # noqa: E402
+from tqdm import tqdm  # noqa: E402
+
+from checkpoint import Vocab, save_checkpoint, tokenize_source  # noqa: E402
+from evaluate import evaluate  # noqa: E402
+from g2p_metrics import read_tsv  # noqa: E402
+from model import BOS, EOS, PAD, ModelConfig, Seq2Seq, count_parameters  # noqa: E402
+from search import DecodeOptions  # noqa: E402
+
+SHIPPED_CONFIG = dict(cell="lstm", src_embed=64, tgt_embed=64, enc_hidden=128, enc_layers=2,
+                      bidirectional=True, reverse_source=False, dec_hidden=256, dec_layers=1,
+                      bridge=True, input_feeding=True, attention="local_p", score="general",
+                      attn_hidden=128, window=4, max_src_len=32, tokenizer="char", dropout=0.2)
+DEFAULT_EPOCHS = 7
+PATIENCE = 3
+EVAL_MAX_LEN = 64
+
+
+def load_pairs(path, tokenizer):
+    pairs = []
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            line = line.rstrip("\n")
+            if line:
+                word, pron = line.split("\t")
+                pairs.append((tokenize_source(word, tokenizer), pron.split()))
+    return pairs
+
+
+def make_batches(examples, batch_size, rng):
+    idx = list(range(len(examples)))
+    rng.shuffle(idx)
+    idx.sort(key=lambda i: (len(examples[i][0]), len(examples[i][1])))
+    batches = [idx[i:i + batch_size] for i in range(0, len(idx), batch_size)]
+    rng.shuffle(batches)
+    return batches
+
+
+def collate(examples, batch):
+    B = len(batch)
+    S = max(len(examples[i][0]) for i in batch)
+    T = max(len(examples[i][1]) for i in batch) + 1
+    src = torch.full((B, S), PAD, dtype=torch.long)
+    tgt_in = torch.full((B, T), PAD, dtype=torch.long)
+    tgt_out = torch.full((B, T), PAD, dtype=torch.long)
+    for r, i in enumerate(batch):
+        s, y = examples[i]
+        src[r, :len(s)] = torch.tensor(s)
+        tgt_in[r, :len(y) + 1] = torch.tensor([BOS] + y)
+        tgt_out[r, :len(y) + 1] = torch.tensor(y + [EOS])
+    lengths = torch.tensor([len(examples[i][0]) for i in batch], dtype=torch.long)
+    return src, lengths, tgt_in, tgt_out
+
+
+def train_step(model, opt, batch_tensors, clip):
+    src, lengths, tgt_in, tgt_out = batch_tensors
+    logprobs, _ = model(src, lengths, tgt_in)
+    loss = F.nll_loss(logprobs.reshape(-1, logprobs.size(-1)), tgt_out.reshape(-1),
+                      ignore_index=PAD, reduction="sum")
+    ntok = int((tgt_out != PAD).sum())
+    opt.zero_grad()
+    (loss / ntok).backward()
+    torch.nn.utils.clip_grad_norm_(model.parameters(), clip)
+    opt.step()
+    return float(loss), ntok
+
+
+def rounded(r):
+    return {"words": r["words"], "wer": round(r["wer"], 2), "per": round(r["per"], 2)}
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--data", default="data/g2p")
+    ap.add_argument("--out", default="models/g2p-en")
+    ap.add_argument("--epochs", type=int, default=DEFAULT_EPOCHS)
+    ap.add_argument("--batch-size", type=int, default=256)
+    ap.add_argument("--lr", type=float, default=2e-3)
+    ap.add_argument("--clip", type=float, default=5.0)
+    ap.add_argument("--seed", type=int, default=1234)
+    ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--time-batches", type=int, default=0,
+                    help="only time this many training batches, print s/batch and exit")
+    ap.add_argument("--skip-final-eval", action="store_true")
+    args = ap.parse_args()
+
+    torch.set_num_threads(args.threads)
+    torch.manual_seed(args.seed)
+    rng = random.Random(args.seed)
+    t_start = time.time()
+
+    tok = SHIPPED_CONFIG["tokenizer"]
+    train_raw = load_pairs(os.path.join(args.data, "train.tsv"), tok)
+    src_vocab = Vocab.build(c for s, _ in train_raw for c in s)
+    tgt_vocab = Vocab.build(p for _, y in train_raw for p in y)
+    cfg = ModelConfig.from_dict(dict(SHIPPED_CONFIG, src_vocab_size=len(src_vocab),
+                                     tgt_vocab_size=len(tgt_vocab)))
+    too_long = [s for s, _ in train_raw if len(s) > cfg.max_src_len]
+    if too_long:
+        raise SystemExit(f"{len(too_long)} training sources exceed max_src_len")
+    examples = [(src_vocab.encode(s), tgt_vocab.encode(y)) for s, y in train_raw]
+    dev_refs = read_tsv(os.path.join(args.data, "dev.tsv"))
+    test_refs = read_tsv(os.path.join(args.data, "test.tsv"))
+
+    model = Seq2Seq(cfg)
+    n_params = count_parameters(model)
+    print(f"train lines={len(examples)} src_vocab={len(src_vocab)} tgt_vocab={len(tgt_vocab)} "
+          f"params={n_params}", flush=True)
+    opt = torch.optim.Adam(model.parameters(), lr=args.lr)
+    greedy_opts = DecodeOptions(beam=1, nbest=1, max_len=EVAL_MAX_LEN)
+    beam_opts = DecodeOptions(beam=5, nbest=1, max_len=EVAL_MAX_LEN)
+
+    if args.time_batches:
+        model.train()
+        batches = make_batches(examples, args.batch_size, rng)
+        n = min(args.time_batches, len(batches))
+        t0 = time.time()
+        for b in batches[:n]:
+            train_step(model, opt, collate(examples, b), args.clip)
+        spb = (time.time() - t0) / n
+        print(f"s/batch={spb:.3f} batches/epoch={len(batches)} s/epoch~{spb * len(batches):.0f}")
+        return
+
+    os.makedirs(args.out, exist_ok=True)
+    log = {"config": cfg.to_dict(), "params": n_params, "seed": args.seed, "lr": args.lr,
+           "batch_size": args.batch_size, "clip": args.clip, "max_epochs": args.epochs,
+           "patience": PATIENCE, "epochs": []}
+    best_wer, best_state, bad_epochs = None, None, 0
+    for epoch in range(1, args.epochs + 1):
+        model.train()
+        t0 = time.time()
+        batches = make_batches(examples, args.batch_size, rng)
+        tot_loss = tot_tok = 0
+        bar = tqdm(batches, desc=f"epoch {epoch}", mininterval=15, file=sys.stdout)
+        for b in bar:
+            loss, ntok = train_step(model, opt, collate(examples, b), args.clip)
+            tot_loss += loss
+            tot_tok += ntok
+            bar.set_postfix(loss=f"{tot_loss / tot_tok:.3f}", refresh=False)
+        train_s = time.time() - t0
+        dev = evaluate(model, src_vocab, tgt_vocab, dev_refs, greedy_opts)
+        lr = opt.param_groups[0]["lr"]
+        entry = {"epoch": epoch, "train_nll": tot_loss / tot_tok, "dev_wer": dev["wer"],
+                 "dev_per": dev["per"], "lr": lr, "train_s": round(train_s, 1),
+                 "s_per_batch": round(train_s / len(batches), 4),
+                 "eval_s": round(time.time() - t0 - train_s, 1)}
+        improved = best_wer is None or dev["wer"] < best_wer
+        if improved:
+            best_wer, bad_epochs = dev["wer"], 0
+            best_state = {k: v.detach().clone() for k, v in model.state_dict().items()}
+            entry["best"] = True
+        else:
+            bad_epochs += 1
+            for g in opt.param_groups:
+                g["lr"] = g["lr"] / 2
+        log["epochs"].append(entry)
+        print(f"epoch {epoch}: nll={entry['train_nll']:.4f} dev WER={dev['wer']:.2f} "
+              f"PER={dev['per']:.2f} lr={lr:g} train={train_s:.0f}s "
+              f"s/batch={entry['s_per_batch']}{' *' if improved else ''}", flush=True)
+        with open(os.path.join(args.out, "train_log.json"), "w") as f:
+            json.dump(log, f, indent=2)
+        if improved:
+            model_eval = model.training
+            save_checkpoint(model, src_vocab, tgt_vocab, args.out,
+                            {"epoch": str(epoch), "dev_wer": f"{dev['wer']:.2f}"})
+            model.train(model_eval)
+        if bad_epochs >= PATIENCE:
+            print(f"early stop: {PATIENCE} epochs without dev WER improvement", flush=True)
+            break
+
+    model.load_state_dict(best_state)
+    model.eval()
+    best_epoch = max(e["epoch"] for e in log["epochs"] if e.get("best"))
+    save_checkpoint(model, src_vocab, tgt_vocab, args.out,
+                    {"epoch": str(best_epoch), "dev_wer": f"{best_wer:.2f}"})
+    log["best_epoch"] = best_epoch
+    log["train_wall_s"] = round(time.time() - t_start, 1)
+    with open(os.path.join(args.out, "train_log.json"), "w") as f:
+        json.dump(log, f, indent=2)
+    if args.skip_final_eval:
+        return
+    metrics = {"decode": {"greedy": vars(greedy_opts), "beam5": vars(beam_opts)}}
+    for split, refs in (("dev", dev_refs), ("test", test_refs)):
+        for name, opts in (("greedy", greedy_opts), ("beam5", beam_opts)):
+            r = rounded(evaluate(model, src_vocab, tgt_vocab, refs, opts, progress=True))
+            metrics.setdefault(split, {})[name] = r
+            print(f"{split} {name}: words={r['words']} WER={r['wer']:.2f} PER={r['per']:.2f}",
+                  flush=True)
+    with open(os.path.join(args.out, "metrics.json"), "w") as f:
+        json.dump(metrics, f, indent=2)
+        f.write("\n")
+    log["total_wall_s"] = round(time.time() - t_start, 1)
+    with open(os.path.join(args.out, "train_log.json"), "w") as f:
+        json.dump(log, f, indent=2)
+    print(f"done in {log['total_wall_s']:.0f} s", flush=True)
+
+
+if __name__ == "__main__":
+    main()
