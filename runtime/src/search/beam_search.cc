@@ -96,14 +96,16 @@ int32_t BeamSearch::SelectCandidates(const float* log_probs, int32_t rows, int32
   return kept;
 }
 
-// logprob / lp(|Y| + 1) + cp(Y), cp = beta * sum_s log(min(coverage_s, 1)).
+// logprob / lp(|Y| + 1) + cp(Y), cp = beta * sum_s log(min(max(coverage_s, 1e-6), 1)).
 double BeamSearch::FinalScore(const SearchOptions& options, double log_prob, int32_t length,
                               const float* coverage, int32_t src_len) const {
   double score = log_prob / LengthPenalty(options.alpha, length + 1);
   if (options.beta > 0.0f && coverage != nullptr) {
     double penalty = 0.0;
     for (int32_t s = 0; s < src_len; ++s) {
-      const double c = coverage[s] < 1.0f ? static_cast<double>(coverage[s]) : 1.0;
+      // The 1e-6 floor keeps cp finite under local attention (exact zeros outside windows).
+      double c = static_cast<double>(coverage[s]);
+      c = c < 1e-6 ? 1e-6 : (c > 1.0 ? 1.0 : c);
       penalty += log(c);
     }
     score += static_cast<double>(options.beta) * penalty;
@@ -209,7 +211,7 @@ void BeamSearch::Run(StepDecoder* decoder, const SearchOptions& options) {
     if (num_finished_ >= N) {
       float best_live = live_scores_[0];
       for (int32_t r = 1; r < live; ++r) best_live = live_scores_[r] > best_live ? live_scores_[r] : best_live;
-      const double bound = static_cast<double>(best_live) / LengthPenalty(options.alpha, max_steps);
+      const double bound = static_cast<double>(best_live) / LengthPenalty(options.alpha, max_steps + 1);
       // N-th best finished score: count how many finished scores are strictly better.
       double nth = 0.0;
       for (int32_t i = 0; i < num_finished_; ++i) {
