@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Installs the Debian packages edgenmt needs to build, test and run its Python reference.
+# Only missing packages are installed; `apt-get update` runs once, and only if something is
+# missing. Needs root (or sudo). Extend PACKAGES as the project grows.
+set -euo pipefail
+
+PACKAGES=(
+  # build
+  build-essential cmake ninja-build pkg-config
+  # model file format and converter
+  libflatbuffers-dev flatbuffers-compiler nlohmann-json3-dev
+  # tests and benchmarks
+  libgtest-dev libgmock-dev libbenchmark-dev
+  # fuzzing / sanitizers (CMake preset "fuzz")
+  clang-14 libclang-rt-14-dev
+  # PyTorch reference, training and golden data
+  python3 python3-torch libopenblas0-pthread python3-numpy python3-tqdm python3-flatbuffers
+  # example data
+  pocketsphinx-en-us
+)
+
+missing=()
+for pkg in "${PACKAGES[@]}"; do
+  status=$(dpkg-query -W -f='${db:Status-Status}' "$pkg" 2>/dev/null || true)
+  [[ "$status" == "installed" ]] || missing+=("$pkg")
+done
+
+if [[ ${#missing[@]} -eq 0 ]]; then
+  echo "install-deps: all ${#PACKAGES[@]} packages present"
+  exit 0
+fi
+
+if [[ $(id -u) -eq 0 ]]; then
+  SUDO=()
+elif command -v sudo >/dev/null 2>&1; then
+  SUDO=(sudo)
+else
+  echo "install-deps: missing packages: ${missing[*]}" >&2
+  echo "install-deps: run as root (or install sudo) to install them" >&2
+  exit 1
+fi
+
+echo "install-deps: installing ${missing[*]}"
+"${SUDO[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update
+"${SUDO[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${missing[@]}"
