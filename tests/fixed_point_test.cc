@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <random>
 
 namespace edgenmt {
@@ -133,6 +134,52 @@ TEST(FixedPoint, QuantizeMultiplier) {
     const double back = m * std::ldexp(1.0, shift - 31);
     ASSERT_LE(std::fabs(back - real) / real, std::ldexp(1.0, -30)) << real;
   }
+}
+
+uint32_t FloatBits(float f) {
+  uint32_t bits = 0;
+  std::memcpy(&bits, &f, sizeof(bits));
+  return bits;
+}
+
+TEST(FixedPoint, MultiplierFromFloatBitsMatchesDoubleQuantizeMultiplier) {
+  auto rng = Rng(9);
+  std::uniform_real_distribution<double> exponent(-40.0, 10.0);
+  int differences = 0;
+  for (int i = 0; i < 100000; ++i) {
+    const float a = static_cast<float>(std::exp2(exponent(rng)));
+    const float b = static_cast<float>(std::exp2(exponent(rng)));
+    const float c = static_cast<float>(std::exp2(exponent(rng)));
+    const int pow2 = static_cast<int>(rng() % 41) - 20;
+    const double real = static_cast<double>(a) * b * std::ldexp(1.0, pow2) / c;
+    int32_t m_double = 0, m_int = 0;
+    int s_double = 0, s_int = 0;
+    const bool ok_double = QuantizeMultiplier(real, &m_double, &s_double);
+    const bool ok_int = QuantizeMultiplierFromFloatBits(FloatBits(a), FloatBits(b), FloatBits(c), pow2, &m_int, &s_int);
+    ASSERT_EQ(ok_double, ok_int) << real;
+    if (!ok_int) continue;
+    // Same value; the integer form is exact, the double form rounds twice (rare 1-unit ties).
+    if (m_double != m_int || s_double != s_int) {
+      ++differences;
+      ASSERT_EQ(s_double, s_int) << real;
+      ASSERT_LE(std::abs(m_double - m_int), 1) << real;
+    }
+    if (m_int != 0) {
+      const double back = m_int * std::ldexp(1.0, s_int - 31);
+      ASSERT_LE(std::fabs(back - real) / real, std::ldexp(1.0, -30)) << real;
+    }
+  }
+  EXPECT_LE(differences, 10);
+  int32_t m = 0;
+  int s = 0;
+  EXPECT_FALSE(QuantizeMultiplierFromFloatBits(FloatBits(1.0f), FloatBits(1.0f), FloatBits(0.0f), 0, &m, &s));
+  EXPECT_FALSE(QuantizeMultiplierFromFloatBits(FloatBits(-1.0f), FloatBits(1.0f), FloatBits(1.0f), 0, &m, &s));
+  EXPECT_FALSE(QuantizeMultiplierFromFloatBits(FloatBits(INFINITY), FloatBits(1.0f), FloatBits(1.0f), 0, &m, &s));
+  ASSERT_TRUE(QuantizeMultiplierFromFloatBits(FloatBits(1.0f), FloatBits(1.0f), FloatBits(2.0f), 0, &m, &s));
+  EXPECT_EQ(m, 1 << 30);
+  EXPECT_EQ(s, 0);
+  ASSERT_TRUE(QuantizeMultiplierFromFloatBits(FloatBits(0.0f), FloatBits(1.0f), FloatBits(2.0f), 0, &m, &s));
+  EXPECT_EQ(m, 0);
 }
 
 TEST(FixedPoint, CountLeadingZeros) {

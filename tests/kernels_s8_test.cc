@@ -435,9 +435,10 @@ TEST(LocalP, PositionWindowAndGaussianMatchDouble) {
     const int32_t S = 1 + static_cast<int32_t>(rng() % 60);
     const int32_t D = 1 + static_cast<int32_t>(rng() % 10);
     const double l = logit(rng);
-    const int32_t l_q = static_cast<int32_t>(std::llround(std::ldexp(l, 26)));
-    const int32_t p_q16 = ref_local_p_position_q16(l_q, S);
-    const double p = S * Sigmoid(l_q / 67108864.0);
+    const int int_bits = (trial % 2) ? 5 : 11;
+    const int32_t l_q = static_cast<int32_t>(std::llround(std::ldexp(l, 31 - int_bits)));
+    const int32_t p_q16 = ref_local_p_position_q16(l_q, int_bits, S);
+    const double p = S * Sigmoid(std::ldexp(double(l_q), int_bits - 31));
     ASSERT_NEAR(p_q16 / 65536.0, p, 1.0 / 65536.0 + S * 3e-8) << l;
     int32_t lo = 0, hi = 0;
     ref_local_p_window(p_q16, D, S, &lo, &hi);
@@ -464,7 +465,7 @@ TEST(LocalP, PositionWindowAndGaussianMatchDouble) {
   ref_local_p_window(10 << 16, 2, 10, &lo, &hi);
   EXPECT_EQ(lo, 8);
   EXPECT_EQ(hi, 9);
-  EXPECT_EQ(ref_local_p_position_q16(0, 10), 5 << 16);
+  EXPECT_EQ(ref_local_p_position_q16(0, 11, 10), 5 << 16);
 }
 
 }  // namespace

@@ -133,6 +133,61 @@ constexpr int CountLeadingZeros64(uint64_t x) {
   return n;
 }
 
+// ---- multipliers from float32 scales, integer operations only ------------------------------
+
+// A positive finite float32 given by its bit pattern, as mantissa * 2^exponent (mantissa < 2^24).
+// Decoding uses integer operations only, so a runtime without an FPU (and without soft-float
+// code) can derive requantization multipliers from the float scales stored in a model file.
+struct FloatParts {
+  uint32_t mantissa;  // 0 when the value is zero
+  int exponent;
+  bool valid;         // false for negative, infinite or NaN
+};
+constexpr FloatParts DecodeFloat32Bits(uint32_t bits) {
+  const uint32_t biased = (bits >> 23) & 0xFFu;
+  const uint32_t fraction = bits & 0x7FFFFFu;
+  if ((bits >> 31) != 0 || biased == 0xFFu) return FloatParts{0, 0, (bits & 0x7FFFFFFFu) == 0};
+  if (biased == 0) return FloatParts{fraction, -149, true};  // zero or subnormal
+  return FloatParts{fraction | 0x800000u, static_cast<int>(biased) - 150, true};
+}
+
+// The (multiplier, shift) of QuantizeMultiplier() for the real value a * b * 2^pow2 / c, where
+// a, b, c are float32 bit patterns of positive finite numbers, computed exactly in integers:
+// round-half-up of the exact quotient to 31 significant bits. Returns false when c is zero or
+// an input is not a positive finite float, or the result is >= 2^30; results below 2^-31 give
+// (0, 0) and true.
+constexpr bool QuantizeMultiplierFromFloatBits(uint32_t a, uint32_t b, uint32_t c, int pow2,
+                                               int32_t* multiplier, int* shift) {
+  *multiplier = 0;
+  *shift = 0;
+  const FloatParts fa = DecodeFloat32Bits(a), fb = DecodeFloat32Bits(b), fc = DecodeFloat32Bits(c);
+  if (!fa.valid || !fb.valid || !fc.valid || fc.mantissa == 0) return false;
+  if (fa.mantissa == 0 || fb.mantissa == 0) return true;
+  // numerator = ma * mb * 2^15 < 2^63; quotient >= 2^(15 + 2 - 24) ... normalised below.
+  const uint64_t numerator = (static_cast<uint64_t>(fa.mantissa) * fb.mantissa) << 15;
+  const uint64_t quotient = numerator / fc.mantissa;  // truncation is safe for round-half-up
+  if (quotient == 0) return true;
+  int exponent = fa.exponent + fb.exponent - fc.exponent - 15 + pow2;  // value = quotient * 2^exponent
+  const int msb = 63 - CountLeadingZeros64(quotient);
+  uint64_t q31 = quotient;
+  if (msb > 30) {
+    const int drop = msb - 30;
+    q31 = (quotient + (uint64_t{1} << (drop - 1))) >> drop;
+    exponent += drop;
+  } else {
+    q31 = quotient << (30 - msb);
+    exponent -= 30 - msb;
+  }
+  if (q31 == (uint64_t{1} << 31)) { q31 >>= 1; ++exponent; }
+  // value = q31 * 2^exponent = q31 * 2^(shift - 31).
+  const int s = exponent + 31;
+  if (s < -31) return true;
+  if (s > 30) return false;
+  *multiplier = static_cast<int32_t>(q31);
+  *shift = s;
+  return true;
+}
+
 // ---- exp on negative values -------------------------------------------------------------------
 
 // exp(a) for a in [-1/4, 0), a and the result in Q0.31. Taylor series of degree 5 around -1/8

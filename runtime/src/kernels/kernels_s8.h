@@ -129,8 +129,9 @@ void ref_gru_cell_s16(int32_t hidden, const int16_t* gi, const int16_t* gh, int1
 void ref_weighted_sum_s16_s8(int32_t count, int32_t dim, const int16_t* weights,
                              const int8_t* values, int32_t values_stride, int8_t* out);
 
-// local-p position p_t = S * sigmoid(logit) in Q15.16, logit in Q5.26.
-int32_t ref_local_p_position_q16(int32_t logit_q5_26, int32_t source_length);
+// local-p position p_t = S * sigmoid(logit) in Q15.16, logit in Q(logit_int_bits).(31 - ...)
+// (the int8-full accumulation format Q11.20: 11). source_length in [1, 32767].
+int32_t ref_local_p_position_q16(int32_t logit, int32_t logit_int_bits, int32_t source_length);
 // Window [lo, hi] = [max(0, ceil(p - D)), min(S - 1, floor(p + D))] for p in Q15.16.
 void ref_local_p_window(int32_t p_q16, int32_t half_width, int32_t source_length, int32_t* lo,
                         int32_t* hi);

@@ -5,8 +5,8 @@
 
 namespace edgenmt {
 
-int32_t ref_local_p_position_q16(int32_t logit_q5_26, int32_t source_length) {
-  const int32_t sigma_q31 = fxp::LogisticQ31(logit_q5_26, 5);
+int32_t ref_local_p_position_q16(int32_t logit, int32_t logit_int_bits, int32_t source_length) {
+  const int32_t sigma_q31 = fxp::LogisticQ31(logit, logit_int_bits);
   // p = S * sigma: Q0.31 * integer -> Q15.16 after >> 15.
   return static_cast<int32_t>(
       fxp::RoundingDivideByPOT64(static_cast<int64_t>(sigma_q31) * source_length, 15));

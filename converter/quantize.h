@@ -1,0 +1,107 @@
+// Quantization of checkpoint tensors for the int8 schemes (docs/INT8.md): symmetric per-row
+// int8, quantization error as SQNR, integer requantization parameters, and the calibration
+// records the int8-full scheme needs for activations whose range is not known in advance.
+//
+// Host-only (std library, exceptions allowed); the integer rounding itself is
+// edgenmt/fixed_point.h, shared with the runtime so both sides compute identical integers.
+#ifndef EDGENMT_CONVERTER_QUANTIZE_H_
+#define EDGENMT_CONVERTER_QUANTIZE_H_
+
+#include <stdint.h>
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace edgenmt::converter {
+
+// ---- weights ------------------------------------------------------------------------------------
+
+// A [rows, cols] matrix quantized symmetrically per row: w[r][c] ~ scales[r] * values[r][c].
+struct QuantizedRows {
+  std::vector<int8_t> values;  // rows * cols, in [-127, 127]
+  std::vector<float> scales;   // rows, > 0 (max|row| / 127; 1 for an all-zero row)
+};
+
+// scale_r = max_c |w[r][c]| / 127, q = round(w / scale_r) with ties away from zero. Rows of all
+// zeros get scale 1 (the file format requires scales > 0) and values 0. Non-finite input
+// throws ConvertError(kExitBadInput).
+QuantizedRows QuantizeRowsSymmetric(const float* data, int64_t rows, int64_t cols);
+
+// values * scales, row by row (what the hybrid runtime computes with).
+std::vector<float> DequantizeRows(const QuantizedRows& q, int64_t rows, int64_t cols);
+
+// Signal-to-quantization-noise ratio 10 log10(sum x^2 / sum (x - y)^2) in dB. +infinity when
+// the approximation is exact (including an all-zero signal reproduced exactly); -infinity for a
+// zero signal approximated by nonzero values.
+double SqnrDb(const float* reference, const float* approx, int64_t n);
+
+// One line of the converter summary and of `edgenmt inspect`.
+struct TensorQuantizationReport {
+  std::string name;
+  std::string storage;     // "f32", "int8/row", "int32"...
+  int64_t elements = 0;
+  int64_t float_bytes = 0;   // elements * 4
+  int64_t stored_bytes = 0;  // data plus scales
+  double sqnr_db = 0;        // +inf for exactly stored tensors
+};
+
+// ---- integer requantization (int8-full) --------------------------------------------------------
+
+// Per-row (multiplier, shift) pairs for real factors input_scale * weight_scales[r] * 2^pow2 /
+// output_scale, computed from the float32 bit patterns with
+// fxp::QuantizeMultiplierFromFloatBits exactly as the runtime does at Prepare. Throws
+// ConvertError(kExitBadInput) when a factor is not representable.
+struct RequantMultipliers {
+  std::vector<int32_t> multiplier;
+  std::vector<int32_t> shift;
+};
+RequantMultipliers ComputeRequantMultipliers(const std::vector<float>& weight_scales,
+                                             float input_scale, float output_scale, int pow2);
+
+// Biases in a fixed-point accumulation format: round(b * 2^frac_bits) with ties away from zero,
+// saturated to int32 (Q11.20 for frac_bits = 20, docs/INT8.md).
+std::vector<int32_t> QuantizeBiasFixedPoint(const float* bias, int64_t n, int frac_bits);
+
+// ---- calibration --------------------------------------------------------------------------------
+
+// The observed range of one activation over the calibration set.
+struct ActivationRange {
+  double min = 0;
+  double max = 0;
+  int64_t count = 0;  // values observed
+
+  void Observe(const float* values, int64_t n);
+  void Merge(const ActivationRange& other);
+  double abs_max() const { return max > -min ? max : -min; }
+};
+
+// Named activation ranges filled by a calibration pass (the converter runs the float model over
+// the calibration sources with an observer and records every activation that needs a static
+// format). Names are documented in docs/INT8.md "Calibrated activations", e.g.
+// "encoder.rnn.l0.cell", "encoder.rnn.l0_reverse.cell", "decoder.layers.0.cell".
+class CalibrationTable {
+ public:
+  void Observe(const std::string& name, const float* values, int64_t n);
+  // Null when nothing was observed under `name`.
+  const ActivationRange* Find(const std::string& name) const;
+  const std::map<std::string, ActivationRange>& ranges() const { return ranges_; }
+  int64_t sentences = 0;  // calibration sentences run
+
+ private:
+  std::map<std::string, ActivationRange> ranges_;
+};
+
+// Smallest m in [min_bits, max_bits] with abs_max * headroom < 2^m: the integer bits of a
+// power-of-two int16 format Qm.(15-m) that holds the observed range with `headroom` (>= 1) to
+// spare. Returns max_bits when even that does not hold it (values then saturate).
+int PowerOfTwoIntegerBits(double abs_max, double headroom, int min_bits, int max_bits);
+
+// Reads calibration sources: the first tab-separated field of each non-empty line of a TSV
+// (data/g2p/dev.tsv has "word<TAB>phonemes"). At most max_lines (0 = all). Throws
+// ConvertError(kExitBadInput) when the file cannot be read.
+std::vector<std::string> ReadCalibrationSources(const std::string& path, int64_t max_lines);
+
+}  // namespace edgenmt::converter
+
+#endif  // EDGENMT_CONVERTER_QUANTIZE_H_
