@@ -1,0 +1,195 @@
+// The C API (edgenmt/edgenmt.h) over the C++ runtime. No allocation: objects are placed into
+// caller storage with placement new.
+#include "edgenmt/edgenmt.h"
+
+#include <new>
+#include <stdint.h>
+#include <string.h>
+
+#include "edgenmt/arena.h"
+#include "edgenmt/model.h"
+#include "edgenmt/translator.h"
+
+struct enmt_model {
+  edgenmt::Model model;
+};
+
+struct enmt_translator {
+  edgenmt::Translator translator;
+  edgenmt::TranslationResult result;
+  bool has_result = false;
+};
+
+namespace {
+
+constexpr size_t kObjectAlignment = 16;
+static_assert(sizeof(enmt_model) <= ENMT_MODEL_STORAGE_BYTES_MAX,
+              "raise ENMT_MODEL_STORAGE_BYTES_MAX");
+static_assert(alignof(enmt_model) <= kObjectAlignment, "model storage alignment");
+static_assert(alignof(enmt_translator) <= kObjectAlignment, "translator alignment");
+
+// The translator object sits at the start of the arena, rounded to the arena alignment.
+constexpr size_t kTranslatorHeaderBytes =
+    (sizeof(enmt_translator) + edgenmt::kArenaAlignment - 1) / edgenmt::kArenaAlignment *
+    edgenmt::kArenaAlignment;
+
+bool Aligned(const void* p) { return reinterpret_cast<uintptr_t>(p) % kObjectAlignment == 0; }
+
+edgenmt::SessionLimits ToLimits(const enmt_limits& in) {
+  edgenmt::SessionLimits limits;
+  limits.max_src_len = in.max_src_len;
+  limits.max_beam = in.max_beam;
+  limits.max_nbest = in.max_nbest;
+  limits.max_tgt_len = in.max_tgt_len;
+  limits.backend = static_cast<edgenmt::KernelBackend>(in.backend);
+  limits.attention = in.attention != 0;
+  return limits;
+}
+
+edgenmt::TranslateOptions ToOptions(const enmt_options& in) {
+  edgenmt::TranslateOptions o;
+  o.beam = in.beam;
+  o.nbest = in.nbest;
+  o.alpha = in.alpha;
+  o.beta = in.beta;
+  o.min_len = in.min_len;
+  o.max_len = in.max_len;
+  o.max_len_ratio = in.max_len_ratio;
+  o.return_attention = in.return_attention != 0;
+  return o;
+}
+
+bool ValidBackend(int32_t backend) { return backend >= 0 && backend <= ENMT_BACKEND_NEON; }
+
+}  // namespace
+
+extern "C" {
+
+const char* enmt_status_name(enmt_status status) {
+  return edgenmt::StatusName(static_cast<edgenmt::Status>(status));
+}
+
+size_t enmt_model_storage_bytes(void) { return sizeof(enmt_model); }
+
+enmt_status enmt_model_load(void* storage, size_t storage_bytes, const void* data, size_t size,
+                            enmt_model** out_model) {
+  if (out_model == nullptr) return ENMT_INVALID_ARGUMENT;
+  *out_model = nullptr;
+  if (storage == nullptr || !Aligned(storage) || storage_bytes < sizeof(enmt_model)) {
+    return ENMT_INVALID_ARGUMENT;
+  }
+  enmt_model* model = new (storage) enmt_model();
+  *out_model = model;  // also on failure, so enmt_model_error can say why
+  return static_cast<enmt_status>(model->model.Load(data, size));
+}
+
+const char* enmt_model_error(const enmt_model* model) {
+  return model == nullptr ? "null model" : model->model.error_detail();
+}
+
+void enmt_limits_default(const enmt_model* model, enmt_limits* out) {
+  if (out == nullptr) return;
+  memset(out, 0, sizeof *out);
+  out->max_beam = 1;
+  out->max_nbest = 1;
+  if (model == nullptr || !model->model.loaded()) return;
+  const edgenmt::DecodingDefaults& d = model->model.decoding_defaults();
+  out->max_beam = d.beam;
+  out->max_nbest = d.nbest;
+  out->backend = ENMT_BACKEND_REFERENCE;
+}
+
+void enmt_options_default(const enmt_model* model, enmt_options* out) {
+  if (out == nullptr) return;
+  memset(out, 0, sizeof *out);
+  out->beam = 1;
+  out->nbest = 1;
+  out->max_len = 1;
+  if (model == nullptr || !model->model.loaded()) return;
+  const edgenmt::TranslateOptions o = edgenmt::TranslateOptions::FromModel(model->model);
+  out->beam = o.beam;
+  out->nbest = o.nbest;
+  out->alpha = o.alpha;
+  out->beta = o.beta;
+  out->min_len = o.min_len;
+  out->max_len = o.max_len;
+  out->max_len_ratio = o.max_len_ratio;
+  out->return_attention = 0;
+}
+
+enmt_status enmt_required_arena_bytes(const enmt_model* model, const enmt_limits* limits,
+                                      size_t* out_bytes) {
+  if (model == nullptr || limits == nullptr || out_bytes == nullptr ||
+      !ValidBackend(limits->backend)) {
+    return ENMT_INVALID_ARGUMENT;
+  }
+  size_t bytes = 0;
+  const edgenmt::Status status =
+      edgenmt::RequiredArenaBytes(model->model, ToLimits(*limits), &bytes);
+  if (status != edgenmt::Status::kOk) return static_cast<enmt_status>(status);
+  *out_bytes = bytes + kTranslatorHeaderBytes;
+  return ENMT_OK;
+}
+
+enmt_status enmt_translator_init(const enmt_model* model, void* arena, size_t arena_bytes,
+                                 const enmt_limits* limits, enmt_translator** out_translator) {
+  if (out_translator == nullptr) return ENMT_INVALID_ARGUMENT;
+  *out_translator = nullptr;
+  if (model == nullptr || arena == nullptr || limits == nullptr || !Aligned(arena) ||
+      !ValidBackend(limits->backend)) {
+    return ENMT_INVALID_ARGUMENT;
+  }
+  if (arena_bytes < kTranslatorHeaderBytes) return ENMT_ARENA_TOO_SMALL;
+  enmt_translator* translator = new (arena) enmt_translator();
+  const edgenmt::Status status = translator->translator.Init(
+      &model->model, static_cast<uint8_t*>(arena) + kTranslatorHeaderBytes,
+      arena_bytes - kTranslatorHeaderBytes, ToLimits(*limits));
+  if (status != edgenmt::Status::kOk) return static_cast<enmt_status>(status);
+  *out_translator = translator;
+  return ENMT_OK;
+}
+
+const char* enmt_translator_error(const enmt_translator* translator) {
+  return translator == nullptr ? "null translator" : translator->translator.error_detail();
+}
+
+size_t enmt_translator_arena_bytes_used(const enmt_translator* translator) {
+  return translator == nullptr ? 0 : translator->translator.arena_bytes_used() + kTranslatorHeaderBytes;
+}
+
+enmt_status enmt_translate(enmt_translator* translator, const char* utf8, size_t len,
+                           const enmt_options* options, int32_t* out_num_hypotheses) {
+  if (translator == nullptr || options == nullptr || out_num_hypotheses == nullptr ||
+      (utf8 == nullptr && len != 0)) {
+    return ENMT_INVALID_ARGUMENT;
+  }
+  *out_num_hypotheses = 0;
+  translator->has_result = false;
+  const edgenmt::Status status = translator->translator.Translate(
+      utf8 == nullptr ? "" : utf8, len, ToOptions(*options), &translator->result);
+  if (status != edgenmt::Status::kOk) return static_cast<enmt_status>(status);
+  translator->has_result = true;
+  *out_num_hypotheses = translator->result.num_hypotheses;
+  return ENMT_OK;
+}
+
+enmt_status enmt_get_hypothesis(const enmt_translator* translator, int32_t index,
+                                enmt_hypothesis* out) {
+  if (translator == nullptr || out == nullptr) return ENMT_INVALID_ARGUMENT;
+  if (!translator->has_result) return ENMT_NOT_INITIALIZED;
+  if (index < 0 || index >= translator->result.num_hypotheses) return ENMT_INVALID_ARGUMENT;
+  const edgenmt::Hypothesis& h = translator->result.hypotheses[index];
+  out->ids = h.ids;
+  out->length = h.length;
+  out->text = h.text;
+  out->text_length = h.text_length;
+  out->score = h.score;
+  out->log_prob = h.log_prob;
+  out->ended_with_eos = h.ended_with_eos ? 1 : 0;
+  out->attention = h.attention;
+  out->attention_steps = h.attention_steps;
+  out->src_len = translator->result.src_len;
+  return ENMT_OK;
+}
+
+}  // extern "C"

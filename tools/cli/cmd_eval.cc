@@ -1,0 +1,126 @@
+// edgenmt eval: scores a model on a word<TAB>phonemes file exactly like
+// converter/reference/evaluate.py, optionally against a float reference model.
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "args.h"
+#include "commands.h"
+#include "decode_flags.h"
+#include "scoring.h"
+#include "session.h"
+
+namespace edgenmt::cli {
+namespace {
+
+std::vector<std::string> HypothesisTokens(const TranslationResult& result) {
+  const Hypothesis& best = result.hypotheses[0];
+  return SplitOnSpaces(std::string(best.text, best.text_length));
+}
+
+}  // namespace
+
+int RunEval(int argc, char** argv) {
+  std::vector<std::string> options = DecodeOptionNames();
+  for (const char* o : {"-m", "--data", "--reference", "--limit"}) options.push_back(o);
+  Args args({}, options);
+  std::string error;
+  if (!args.Parse(argc, argv, 1, &error) || !args.Has("-m") || !args.Has("--data") ||
+      !args.positional().empty()) {
+    std::fprintf(stderr, "edgenmt eval: error: %s\n",
+                 error.empty() ? "usage: edgenmt eval -m FILE --data TSV [options]" : error.c_str());
+    return kExitUsage;
+  }
+  LoadedModel model;
+  if (!model.Load(args.Get("-m"))) return kExitModel;
+
+  // The decoding evaluate.py uses: greedy unless --beam, n-best 1, no penalties, max length 64.
+  TranslateOptions decode;
+  decode.beam = 1;
+  decode.nbest = 1;
+  decode.alpha = 0.0f;
+  decode.beta = 0.0f;
+  decode.min_len = 0;
+  decode.max_len = 64;
+  decode.max_len_ratio = 0.0f;
+  KernelBackend backend = KernelBackend::kReference;
+  int limit = 0;
+  if (!ReadDecodeFlags(args, &decode, &backend, &error) ||
+      !args.GetInt("--limit", 1, 1 << 30, &limit, &error)) {
+    std::fprintf(stderr, "edgenmt eval: error: %s\n", error.c_str());
+    return kExitUsage;
+  }
+  decode.nbest = 1;
+
+  std::vector<EvalItem> items;
+  if (!ReadEvalData(args.Get("--data"), &items, &error)) {
+    std::fprintf(stderr, "edgenmt eval: error: %s\n", error.c_str());
+    return kExitData;
+  }
+  if (limit > 0 && static_cast<size_t>(limit) < items.size()) items.resize(static_cast<size_t>(limit));
+
+  Session session;
+  if (!session.Init(model, LimitsFor(model.model(), decode, backend, false))) return kExitRuntime;
+
+  const bool compare = args.Has("--reference");
+  LoadedModel reference_model;
+  Session reference_session;
+  if (compare) {
+    if (!reference_model.Load(args.Get("--reference"))) return kExitModel;
+    if (!reference_session.Init(reference_model,
+                                LimitsFor(reference_model.model(), decode, backend, false))) {
+      return kExitRuntime;
+    }
+  }
+
+  ErrorRateAccumulator scores, reference_scores;
+  int64_t failed = 0, identical = 0, compared = 0;
+  double seconds = 0.0;
+  for (const EvalItem& item : items) {
+    TranslationResult result;
+    const auto start = std::chrono::steady_clock::now();
+    const Status status =
+        session.translator().Translate(item.source.data(), item.source.size(), decode, &result);
+    seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    std::vector<std::string> hypothesis;
+    if (status != Status::kOk) {
+      // Scored as an empty output (every phoneme wrong), like a failed translation would be.
+      ++failed;
+      std::fprintf(stderr, "edgenmt eval: error: '%s': %s: %s\n", item.source.c_str(),
+                   StatusName(status), session.translator().error_detail());
+    } else {
+      hypothesis = HypothesisTokens(result);
+    }
+    scores.Add(hypothesis, item.references);
+    if (compare) {
+      TranslationResult ref_result;
+      const Status ref_status = reference_session.translator().Translate(
+          item.source.data(), item.source.size(), decode, &ref_result);
+      if (ref_status == Status::kOk) {
+        std::vector<std::string> ref_hypothesis = HypothesisTokens(ref_result);
+        reference_scores.Add(ref_hypothesis, item.references);
+        ++compared;
+        if (status == Status::kOk && ref_hypothesis == hypothesis) ++identical;
+      }
+    }
+  }
+  const double words_per_second = seconds > 0 ? static_cast<double>(items.size()) / seconds : 0.0;
+  std::fprintf(stderr, "edgenmt eval: %zu words, %lld failed, %.1f words/s (beam %d, backend %s)\n",
+               items.size(), static_cast<long long>(failed), words_per_second, decode.beam,
+               KernelBackendName(backend));
+  if (compare) {
+    std::printf("reference: words=%lld WER=%.2f PER=%.2f\n",
+                static_cast<long long>(reference_scores.words()), reference_scores.wer_percent(),
+                reference_scores.per_percent());
+    std::printf("agreement=%.2f%% (%lld/%lld identical outputs)\n",
+                compared > 0 ? 100.0 * static_cast<double>(identical) / static_cast<double>(compared) : 0.0,
+                static_cast<long long>(identical), static_cast<long long>(compared));
+  }
+  std::printf("words=%lld WER=%.2f PER=%.2f\n", static_cast<long long>(scores.words()),
+              scores.wer_percent(), scores.per_percent());
+  return kExitOk;
+}
+
+}  // namespace edgenmt::cli

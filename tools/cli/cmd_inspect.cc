@@ -1,0 +1,153 @@
+// edgenmt inspect: everything a model file says about itself, after verification.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <string>
+
+#include "args.h"
+#include "commands.h"
+#include "edgenmt/translator.h"
+#include "session.h"
+
+namespace edgenmt::cli {
+namespace {
+
+const char* DTypeName(DType d) {
+  switch (d) {
+    case DType::kF32: return "f32";
+    case DType::kI8: return "i8";
+    case DType::kI16: return "i16";
+    case DType::kI32: return "i32";
+  }
+  return "?";
+}
+const char* CellName(CellType c) { return c == CellType::kLstm ? "lstm" : "gru"; }
+const char* AttentionName(AttentionType a) {
+  switch (a) {
+    case AttentionType::kNone: return "none";
+    case AttentionType::kGlobal: return "global";
+    case AttentionType::kLocalM: return "local_m";
+    case AttentionType::kLocalP: return "local_p";
+    case AttentionType::kBahdanau: return "bahdanau";
+  }
+  return "?";
+}
+const char* ScoreName(ScoreType s) {
+  switch (s) {
+    case ScoreType::kDot: return "dot";
+    case ScoreType::kGeneral: return "general";
+    case ScoreType::kConcat: return "concat";
+    case ScoreType::kLocation: return "location";
+  }
+  return "?";
+}
+const char* SchemeName(QuantScheme s) {
+  switch (s) {
+    case QuantScheme::kFloat32: return "float32";
+    case QuantScheme::kInt8Hybrid: return "int8 (hybrid)";
+    case QuantScheme::kInt8Full: return "int8-full (integer only)";
+  }
+  return "?";
+}
+
+std::string ShapeString(const TensorView& t) {
+  std::string s = "[";
+  for (int32_t i = 0; i < t.rank; ++i) s += (i ? ", " : "") + std::to_string(t.shape[i]);
+  return s + "]";
+}
+
+void PrintVocabulary(const char* name, const VocabularyView& v) {
+  std::printf("  %s: %d tokens (pad %d, unk %d, bos %d, eos %d):", name, v.size, v.pad_id,
+              v.unk_id, v.bos_id, v.eos_id);
+  const int32_t shown = std::min<int32_t>(v.size, 48);
+  for (int32_t i = 0; i < shown; ++i) {
+    const TokenView t = v.Token(i);
+    std::printf(" %.*s", static_cast<int>(t.size), t.data);
+  }
+  std::printf("%s\n", shown < v.size ? " ..." : "");
+}
+
+}  // namespace
+
+int RunInspect(int argc, char** argv) {
+  Args args({}, {});
+  std::string error;
+  if (!args.Parse(argc, argv, 1, &error) || args.positional().size() != 1) {
+    std::fprintf(stderr, "edgenmt inspect: error: %s\n",
+                 error.empty() ? "usage: edgenmt inspect FILE" : error.c_str());
+    return kExitUsage;
+  }
+  LoadedModel loaded;
+  if (!loaded.Load(args.positional()[0])) return kExitModel;
+  const Model& model = loaded.model();
+  const ModelConfig& c = model.config();
+
+  std::printf("file: %s (%zu bytes, format version %u)\n", loaded.path().c_str(),
+              model.buffer_size(), model.format_version());
+  std::printf("scheme: %s\n", SchemeName(c.scheme));
+  std::printf("config:\n");
+  std::printf("  cell %s, encoder %d layer(s) x %d%s%s, decoder %d layer(s) x %d\n", CellName(c.cell),
+              c.enc_layers, c.enc_hidden, c.bidirectional ? " bidirectional" : "",
+              c.reverse_source ? ", reversed source" : "", c.dec_layers, c.dec_hidden);
+  std::printf("  embeddings src %d tgt %d, bridge %s, input feeding %s\n", c.src_embed, c.tgt_embed,
+              c.bridge ? "yes" : "no", c.input_feeding ? "yes" : "no");
+  std::printf("  attention %s, score %s, attn_hidden %d, window D=%d, max_src_len %d, tokenizer %s\n",
+              AttentionName(c.attention), ScoreName(c.score), c.attn_hidden, c.window,
+              c.max_src_len, c.tokenizer == TokenizerType::kChar ? "char" : "word");
+  std::printf("vocabularies:\n");
+  PrintVocabulary("source", model.src_vocab());
+  PrintVocabulary("target", model.tgt_vocab());
+
+  std::printf("tensors (%d):\n", model.num_tensors());
+  std::printf("  %-36s %-5s %-14s %10s  %s\n", "name", "dtype", "shape", "bytes", "quantization");
+  int64_t parameters = 0, tensor_bytes = 0;
+  for (int32_t i = 0; i < model.num_tensors(); ++i) {
+    TensorView t{};
+    if (model.TensorAt(i, &t) != Status::kOk) continue;
+    parameters += t.element_count();
+    tensor_bytes += static_cast<int64_t>(t.bytes);
+    std::string quant = "-";
+    if (t.num_scales > 0 && t.scales != nullptr) {
+      float lo = t.scales[0], hi = t.scales[0];
+      for (int32_t k = 1; k < t.num_scales; ++k) {
+        lo = std::min(lo, t.scales[k]);
+        hi = std::max(hi, t.scales[k]);
+      }
+      char buf[160];
+      std::snprintf(buf, sizeof buf, "%s, %d scale(s) in [%.3g, %.3g]",
+                    t.num_scales == 1 ? "per tensor" : "per channel", t.num_scales, lo, hi);
+      quant = buf;
+      if (t.quant_axis >= 0) quant += ", axis " + std::to_string(t.quant_axis);
+    }
+    std::printf("  %-36s %-5s %-14s %10zu  %s\n", t.name, DTypeName(t.dtype), ShapeString(t).c_str(),
+                t.bytes, quant.c_str());
+  }
+  std::printf("  total: %lld parameters, %lld bytes of tensor data\n",
+              static_cast<long long>(parameters), static_cast<long long>(tensor_bytes));
+
+  const DecodingDefaults& d = model.decoding_defaults();
+  std::printf("decoding defaults: beam %d, nbest %d, alpha %.3g, beta %.3g, min_len %d, max_len %d, "
+              "max_len_ratio %.3g\n", d.beam, d.nbest, d.alpha, d.beta, d.min_len, d.max_len,
+              d.max_len_ratio);
+  const ArenaPlan& plan = model.arena_plan();
+  std::printf("arena plan (recorded): %llu bytes for max_src_len %d, beam %d\n",
+              static_cast<unsigned long long>(plan.bytes), plan.max_src_len, plan.beam);
+  SessionLimits limits;
+  limits.max_src_len = plan.max_src_len > 0 ? plan.max_src_len : c.max_src_len;
+  limits.max_beam = plan.beam > 0 ? plan.beam : 1;
+  limits.max_nbest = limits.max_beam;
+  size_t bytes = 0;
+  const Status status = RequiredArenaBytes(model, limits, &bytes);
+  if (status == Status::kOk) {
+    std::printf("arena plan (this runtime): %zu bytes%s\n", bytes,
+                bytes == plan.bytes ? " (matches)" : " (differs from the recorded plan)");
+  } else {
+    std::printf("arena plan (this runtime): %s\n", StatusName(status));
+  }
+  const Provenance p = model.provenance();
+  std::printf("provenance: checkpoint sha256 %s, converter %s, created %s, source %s\n",
+              p.checkpoint_sha256, p.converter_version, p.created, p.source);
+  return kExitOk;
+}
+
+}  // namespace edgenmt::cli

@@ -1,0 +1,164 @@
+// edgenmt translate: stdin lines in, translations out, one bad line never stops the batch.
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <string>
+
+#include "args.h"
+#include "commands.h"
+#include "decode_flags.h"
+#include "json_writer.h"
+#include "session.h"
+
+namespace edgenmt::cli {
+namespace {
+
+// Appends one source line's alignments (attention matrices of its hypotheses) as JSON.
+void WriteAlignment(JsonWriter* json, int64_t line_number, const std::string& source,
+                    const Model& model, const TranslationResult& result) {
+  json->BeginObject();
+  json->Key("line");
+  json->Int(line_number);
+  json->Key("source");
+  json->String(source);
+  json->Key("source_tokens");
+  json->BeginArray();
+  for (int32_t i = 0; i < result.src_len; ++i) {
+    const TokenView token = model.src_vocab().Token(result.src_ids[i]);
+    json->String(std::string(token.data, token.size));
+  }
+  json->EndArray();
+  json->Key("hypotheses");
+  json->BeginArray();
+  for (int32_t h = 0; h < result.num_hypotheses; ++h) {
+    const Hypothesis& hyp = result.hypotheses[h];
+    json->BeginObject();
+    json->Key("output");
+    json->String(std::string(hyp.text, hyp.text_length));
+    json->Key("score");
+    json->Double(hyp.score);
+    json->Key("attention");
+    json->BeginArray();
+    for (int32_t t = 0; hyp.attention != nullptr && t < hyp.attention_steps; ++t) {
+      json->BeginArray();
+      for (int32_t s = 0; s < result.src_len; ++s) json->Double(hyp.attention[t * result.src_len + s]);
+      json->EndArray();
+    }
+    json->EndArray();
+    json->EndObject();
+  }
+  json->EndArray();
+  json->EndObject();
+}
+
+}  // namespace
+
+int RunTranslate(int argc, char** argv) {
+  std::vector<std::string> options = DecodeOptionNames();
+  options.push_back("-m");
+  options.push_back("--alignments");
+  Args args({"--timing"}, options);
+  std::string error;
+  if (!args.Parse(argc, argv, 1, &error) || !args.Has("-m") || !args.positional().empty()) {
+    std::fprintf(stderr, "edgenmt translate: error: %s\n",
+                 error.empty() ? "usage: edgenmt translate -m FILE [options] < input" : error.c_str());
+    return kExitUsage;
+  }
+  LoadedModel model;
+  if (!model.Load(args.Get("-m"))) return kExitModel;
+
+  TranslateOptions decode = TranslateOptions::FromModel(model.model());
+  KernelBackend backend = KernelBackend::kReference;
+  if (!ReadDecodeFlags(args, &decode, &backend, &error)) {
+    std::fprintf(stderr, "edgenmt translate: error: %s\n", error.c_str());
+    return kExitUsage;
+  }
+  const bool want_alignments = args.Has("--alignments");
+  if (want_alignments && model.model().config().attention == AttentionType::kNone) {
+    std::fprintf(stderr, "edgenmt translate: error: --alignments needs a model with attention\n");
+    return kExitUsage;
+  }
+  decode.return_attention = want_alignments;
+
+  Session session;
+  if (!session.Init(model, LimitsFor(model.model(), decode, backend, want_alignments))) {
+    return kExitRuntime;
+  }
+
+  std::ofstream alignment_file;
+  JsonWriter json;
+  if (want_alignments) {
+    alignment_file.open(args.Get("--alignments"));
+    if (!alignment_file) {
+      std::fprintf(stderr, "edgenmt translate: error: %s: cannot open for writing\n",
+                   args.Get("--alignments").c_str());
+      return kExitData;
+    }
+    json.BeginArray();
+  }
+
+  int64_t line_number = 0, failed = 0, translated = 0;
+  double seconds = 0.0;
+  std::string line;
+  while (std::getline(std::cin, line)) {
+    ++line_number;
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    TranslationResult result;
+    const auto start = std::chrono::steady_clock::now();
+    const Status status =
+        session.translator().Translate(line.data(), line.size(), decode, &result);
+    seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (status != Status::kOk) {
+      ++failed;
+      std::fprintf(stderr, "edgenmt translate: error: stdin:%lld: %s: %s\n",
+                   static_cast<long long>(line_number), StatusName(status),
+                   session.translator().error_detail());
+      // Keep outputs aligned with inputs: one empty line (N with --nbest) per failed source.
+      for (int32_t k = 0; k < (decode.nbest > 1 ? decode.nbest : 1); ++k) std::fputc('\n', stdout);
+      continue;
+    }
+    ++translated;
+    if (result.src_unknown > 0) {
+      std::fprintf(stderr, "edgenmt translate: warning: stdin:%lld: %d unknown source token(s) "
+                   "mapped to <unk>\n", static_cast<long long>(line_number), result.src_unknown);
+    }
+    if (decode.nbest > 1) {
+      for (int32_t h = 0; h < decode.nbest; ++h) {
+        if (h < result.num_hypotheses) {
+          const Hypothesis& hyp = result.hypotheses[h];
+          std::printf("%s\t%d\t%.6f\t%.*s\n", line.c_str(), h + 1, hyp.score,
+                      static_cast<int>(hyp.text_length), hyp.text);
+        } else {
+          std::printf("%s\t%d\t\t\n", line.c_str(), h + 1);  // fewer finished than asked
+        }
+      }
+    } else {
+      const Hypothesis& best = result.hypotheses[0];
+      std::printf("%.*s\n", static_cast<int>(best.text_length), best.text);
+    }
+    if (want_alignments) WriteAlignment(&json, line_number, line, model.model(), result);
+  }
+  std::fflush(stdout);
+  if (want_alignments) {
+    json.EndArray();
+    alignment_file << json.str() << '\n';
+    alignment_file.close();
+    if (!alignment_file) {
+      std::fprintf(stderr, "edgenmt translate: error: %s: write failed\n",
+                   args.Get("--alignments").c_str());
+      return kExitData;
+    }
+  }
+  if (args.Has("--timing")) {
+    std::fprintf(stderr,
+                 "edgenmt translate: %lld line(s) translated, %lld failed, %.3f ms per line "
+                 "(beam %d, arena %zu bytes, backend %s)\n",
+                 static_cast<long long>(translated), static_cast<long long>(failed),
+                 translated > 0 ? 1e3 * seconds / static_cast<double>(translated) : 0.0,
+                 decode.beam, session.arena_bytes(), KernelBackendName(backend));
+  }
+  return failed > 0 ? kExitSomeLinesFailed : kExitOk;
+}
+
+}  // namespace edgenmt::cli

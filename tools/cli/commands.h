@@ -1,0 +1,13 @@
+// The CLI's subcommands. Each returns a process exit code (session.h ExitCode).
+#ifndef EDGENMT_TOOLS_CLI_COMMANDS_H_
+#define EDGENMT_TOOLS_CLI_COMMANDS_H_
+
+namespace edgenmt::cli {
+
+int RunTranslate(int argc, char** argv);  // argv[0] is the subcommand name
+int RunEval(int argc, char** argv);
+int RunInspect(int argc, char** argv);
+
+}  // namespace edgenmt::cli
+
+#endif  // EDGENMT_TOOLS_CLI_COMMANDS_H_
