@@ -20,8 +20,9 @@ def save_file(tensors: Dict[str, torch.Tensor], path: str,
     blobs = []
     offset = 0
     for name in sorted(tensors):
-        arr = np.ascontiguousarray(tensors[name].detach().cpu().to(torch.float32).numpy(), dtype="<f4")
-        data = arr.tobytes()
+        # astype keeps 0-d shapes (np.ascontiguousarray would make them 1-d); tobytes is C order.
+        arr = tensors[name].detach().cpu().to(torch.float32).numpy().astype("<f4", copy=False)
+        data = arr.tobytes(order="C")
         header[name] = {"dtype": "F32", "shape": list(arr.shape),
                         "data_offsets": [offset, offset + len(data)]}
         blobs.append(data)
