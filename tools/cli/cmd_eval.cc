@@ -1,5 +1,6 @@
 // edgenmt eval: scores a model on a word<TAB>phonemes file exactly like
 // converter/reference/evaluate.py, optionally against a float reference model.
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -61,22 +62,31 @@ int RunEval(int argc, char** argv) {
   }
   if (limit > 0 && static_cast<size_t>(limit) < items.size()) items.resize(static_cast<size_t>(limit));
 
+  // One more target token than max_len so ScoreIds can also score a forced-end output.
+  SessionLimits limits = LimitsFor(model.model(), decode, backend, false);
+  limits.max_tgt_len = decode.max_len + 1;
   Session session;
-  if (!session.Init(model, LimitsFor(model.model(), decode, backend, false))) return kExitRuntime;
+  if (!session.Init(model, limits)) return kExitRuntime;
 
   const bool compare = args.Has("--reference");
   LoadedModel reference_model;
   Session reference_session;
   if (compare) {
     if (!reference_model.Load(args.Get("--reference"))) return kExitModel;
-    if (!reference_session.Init(reference_model,
-                                LimitsFor(reference_model.model(), decode, backend, false))) {
+    SessionLimits reference_limits = LimitsFor(reference_model.model(), decode, backend, false);
+    reference_limits.max_tgt_len = decode.max_len + 1;
+    if (!reference_session.Init(reference_model, reference_limits)) {
       return kExitRuntime;
     }
   }
 
   ErrorRateAccumulator scores, reference_scores;
   int64_t failed = 0, identical = 0, compared = 0;
+  // Teacher-forced comparison on the reference model's own output: per step |log p - log p_ref|.
+  double abs_log_prob_error = 0.0, max_abs_log_prob_error = 0.0;
+  int64_t scored_steps = 0;
+  std::vector<float> step_lp(static_cast<size_t>(decode.max_len) + 1);
+  std::vector<float> ref_step_lp(static_cast<size_t>(decode.max_len) + 1);
   double seconds = 0.0;
   for (const EvalItem& item : items) {
     TranslationResult result;
@@ -103,6 +113,19 @@ int RunEval(int argc, char** argv) {
         reference_scores.Add(ref_hypothesis, item.references);
         ++compared;
         if (status == Status::kOk && ref_hypothesis == hypothesis) ++identical;
+        const Hypothesis& ref_best = ref_result.hypotheses[0];
+        if (reference_session.translator().ScoreIds(ref_result.src_ids, ref_result.src_len,
+                                                    ref_best.ids, ref_best.length,
+                                                    ref_step_lp.data()) == Status::kOk &&
+            session.translator().ScoreIds(ref_result.src_ids, ref_result.src_len, ref_best.ids,
+                                          ref_best.length, step_lp.data()) == Status::kOk) {
+          for (int32_t t = 0; t <= ref_best.length; ++t) {
+            const double e = std::fabs(static_cast<double>(step_lp[t]) - ref_step_lp[t]);
+            abs_log_prob_error += e;
+            max_abs_log_prob_error = std::max(max_abs_log_prob_error, e);
+            ++scored_steps;
+          }
+        }
       }
     }
   }
@@ -117,6 +140,10 @@ int RunEval(int argc, char** argv) {
     std::printf("agreement=%.2f%% (%lld/%lld identical outputs)\n",
                 compared > 0 ? 100.0 * static_cast<double>(identical) / static_cast<double>(compared) : 0.0,
                 static_cast<long long>(identical), static_cast<long long>(compared));
+    std::printf("log-prob error per step: mean %.6f max %.6f over %lld steps (teacher-forced on "
+                "the reference's outputs)\n",
+                scored_steps > 0 ? abs_log_prob_error / static_cast<double>(scored_steps) : 0.0,
+                max_abs_log_prob_error, static_cast<long long>(scored_steps));
   }
   std::printf("words=%lld WER=%.2f PER=%.2f\n", static_cast<long long>(scores.words()),
               scores.wer_percent(), scores.per_percent());

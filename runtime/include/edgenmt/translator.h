@@ -117,6 +117,15 @@ class Translator {
   Status TranslateIds(const int32_t* src_ids, int32_t src_len, const TranslateOptions& options,
                       TranslationResult* result);
 
+  // Teacher forcing: scores the target tgt_ids[0, tgt_len) (without <s>/</s>) for the source
+  // src_ids[0, src_len). Writes tgt_len + 1 natural-log probabilities to step_log_probs:
+  // log p(tgt_t | tgt_<t, src) for t < tgt_len, then log p(</s> | tgt, src). Used to compare
+  // a quantized model with its float reference step by step. Errors as TranslateIds, plus
+  // kLimitExceeded when tgt_len >= max_tgt_len and kInvalidArgument for a target id outside
+  // the target vocabulary. Never allocates.
+  Status ScoreIds(const int32_t* src_ids, int32_t src_len, const int32_t* tgt_ids,
+                  int32_t tgt_len, float* step_log_probs);
+
   bool initialized() const { return initialized_; }
   const SessionLimits& limits() const { return limits_; }
   // Bytes of the arena in use after a successful Init (== RequiredArenaBytes).
