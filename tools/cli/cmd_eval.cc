@@ -130,9 +130,11 @@ int RunEval(int argc, char** argv) {
     }
   }
   const double words_per_second = seconds > 0 ? static_cast<double>(items.size()) / seconds : 0.0;
-  std::fprintf(stderr, "edgenmt eval: %zu words, %lld failed, %.1f words/s (beam %d, backend %s)\n",
+  std::fprintf(stderr,
+               "edgenmt eval: %zu words, %lld failed, %.1f words/s (beam %d, backend %s, "
+               "arena %zu bytes, model %zu bytes)\n",
                items.size(), static_cast<long long>(failed), words_per_second, decode.beam,
-               KernelBackendName(backend));
+               KernelBackendName(backend), session.arena_bytes(), model.model().buffer_size());
   if (compare) {
     std::printf("reference: words=%lld WER=%.2f PER=%.2f\n",
                 static_cast<long long>(reference_scores.words()), reference_scores.wer_percent(),
