@@ -139,15 +139,20 @@ def word_record(model, src_vocab, tgt_vocab, word, pron, searches, full):
     gold = tgt + [EOS]
     logprobs, attn = model(src_t, torch.tensor([len(src)]), tgt_in)
     logprobs = logprobs[0]
+    top2 = logprobs.topk(2, dim=1).values
     tf = {"ref_logprob": [rnd(logprobs[t, y]) for t, y in enumerate(gold)],
-          "argmax": [int(i) for i in logprobs.argmax(dim=1)]}
+          "argmax": [int(i) for i in logprobs.argmax(dim=1)],
+          "argmax_margin": [rnd(a - b) for a, b in top2.tolist()]}
     if full:
         tf["logprobs"] = [[rnd(v) for v in row] for row in logprobs]
         if attn is not None:
             tf["attention"] = [[rnd(v) for v in row] for row in attn[0]]
     rec = {"word": word, "src": src, "tgt": tgt, "teacher_forced": tf, "search": {}}
     for name, opts in searches:
-        rec["search"][name] = [hyp_json(h) for h in decode(model, src, opts)]
+        stats = {}
+        hyps = decode(model, src, opts, stats)
+        rec["search"][name] = {"margin": None if stats["margin"] is None else rnd(stats["margin"]),
+                               "hyps": [hyp_json(h) for h in hyps]}
     return rec
 
 
@@ -162,7 +167,7 @@ def write_golden(model, src_vocab, tgt_vocab, words, searches, checkpoint_rel, o
     with open(out_path, "w", encoding="utf-8") as f:
         json.dump(doc, f, separators=(",", ":"))
         f.write("\n")
-    ended = sum(r["search"]["greedy"][0]["ended"] for r in recs)
+    ended = sum(r["search"]["greedy"]["hyps"][0]["ended"] for r in recs)
     print(f"{out_path}: {os.path.getsize(out_path) / 1024:.0f} KiB, greedy ended with </s>: "
           f"{ended}/{len(recs)}", flush=True)
 

@@ -75,10 +75,15 @@ def final_score(logprob: float, n_tokens: int, coverage, opts: DecodeOptions) ->
     return logprob / length_penalty(n_tokens + 1, opts.alpha) + coverage_penalty(coverage, opts.beta)
 
 
-def beam_search(stepper, opts: DecodeOptions) -> List[Hypothesis]:
+def beam_search(stepper, opts: DecodeOptions, stats: Optional[dict] = None) -> List[Hypothesis]:
     """Shrinking beam search; returns the n-best (N = opts.nbest), best first.
-    With beam == 1 this is greedy search and each score is the plain log-prob."""
+    With beam == 1 this is greedy search and each score is the plain log-prob.
+    If ``stats`` is given, stats["margin"] is set to the smallest gap, over all steps, between
+    the last kept candidate and the best dropped one (None if nothing was ever dropped): below
+    float32 noise a different implementation may legitimately choose differently."""
     opts.validate()
+    if stats is not None:
+        stats["margin"] = None
     K, N = opts.beam, opts.nbest
     steps = max_steps(opts, stepper.source_len)
     greedy = K == 1
@@ -103,7 +108,12 @@ def beam_search(stepper, opts: DecodeOptions) -> List[Hypothesis]:
         cand = (live_lp.unsqueeze(1) + logprobs).reshape(-1)
         keep = K - len(finished)
         # Stable sort on the flat index b*V + v: ties -> earlier parent, then lower token id.
-        order = np.argsort(-cand.numpy(), kind="stable")[:keep]
+        ranked = np.argsort(-cand.numpy(), kind="stable")
+        order = ranked[:keep]
+        if stats is not None and 0 < keep < len(ranked):
+            gap = float(cand[ranked[keep - 1]] - cand[ranked[keep]])
+            if math.isfinite(gap):
+                stats["margin"] = gap if stats.get("margin") is None else min(stats["margin"], gap)
         parents, new_tokens, new_lp, new_cov = [], [], [], []
         for flat in order.tolist():
             b, v = divmod(flat, V)
@@ -166,9 +176,10 @@ class ModelStepper:
         return (ctx.index_select(parents), dec.index_select(parents))
 
 
-def decode(model: Seq2Seq, src_ids: Sequence[int], opts: DecodeOptions) -> List[Hypothesis]:
+def decode(model: Seq2Seq, src_ids: Sequence[int], opts: DecodeOptions,
+           stats: Optional[dict] = None) -> List[Hypothesis]:
     model.eval()
-    return beam_search(ModelStepper(model, src_ids), opts)
+    return beam_search(ModelStepper(model, src_ids), opts, stats)
 
 
 def greedy(model: Seq2Seq, src_ids: Sequence[int], opts: DecodeOptions) -> Hypothesis:
