@@ -118,6 +118,12 @@ def main():
     ap.add_argument("--time-batches", type=int, default=0,
                     help="only time this many training batches, print s/batch and exit")
     ap.add_argument("--skip-final-eval", action="store_true")
+    ap.add_argument("--init-from", default="",
+                    help="warm start: load the weights of this checkpoint directory (same config "
+                         "and vocabularies) and continue training from them (stage 2 of the "
+                         "shipped recipe, converter/reference/train_shipped.sh)")
+    ap.add_argument("--first-epoch", type=int, default=1,
+                    help="number of the first epoch (continues the numbering after --init-from)")
     ap.add_argument("--deadline-min", type=float, default=0.0,
                     help="if > 0: do not start an epoch that would end after this many minutes "
                          "(estimated from the slowest epoch so far); logged in train_log.json")
@@ -142,6 +148,15 @@ def main():
     test_refs = read_tsv(os.path.join(args.data, "test.tsv"))
 
     model = Seq2Seq(cfg)
+    if args.init_from:
+        from checkpoint import load_checkpoint
+        init_model, init_src, init_tgt = load_checkpoint(args.init_from)
+        if (init_model.cfg.to_dict() != cfg.to_dict() or list(init_src.tokens) != list(src_vocab.tokens)
+                or list(init_tgt.tokens) != list(tgt_vocab.tokens)):
+            raise SystemExit(f"--init-from {args.init_from}: config or vocabularies differ")
+        model.load_state_dict(init_model.state_dict(), strict=True)
+        # A different seed stream for the continued run (batch order), still deterministic.
+        rng = random.Random(args.seed + args.first_epoch)
     n_params = count_parameters(model)
     print(f"train lines={len(examples)} src_vocab={len(src_vocab)} tgt_vocab={len(tgt_vocab)} "
           f"params={n_params}", flush=True)
@@ -163,10 +178,10 @@ def main():
     os.makedirs(args.out, exist_ok=True)
     log = {"config": cfg.to_dict(), "params": n_params, "seed": args.seed, "lr": args.lr,
            "batch_size": args.batch_size, "clip": args.clip, "max_epochs": args.epochs,
-           "patience": PATIENCE, "epochs": []}
+           "patience": PATIENCE, "epochs": [], "init_from": args.init_from or None}
     best_wer, best_state, bad_epochs = None, None, 0
     slowest_epoch_s = 0.0
-    for epoch in range(1, args.epochs + 1):
+    for epoch in range(args.first_epoch, args.first_epoch + args.epochs):
         elapsed = time.time() - t_start
         if args.deadline_min > 0 and elapsed + slowest_epoch_s > 60 * args.deadline_min:
             log["stopped_by_deadline"] = {"before_epoch": epoch, "elapsed_s": round(elapsed, 1)}
