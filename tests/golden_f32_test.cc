@@ -104,7 +104,10 @@ TEST_P(GoldenTest, TeacherForcedLogProbsAndAttention) {
       ASSERT_LE(diff, kTolerance) << "word " << word["word"] << " step " << t;
       int32_t best = 0;
       for (int32_t v = 1; v < V; ++v) best = lp[v] > lp[best] ? v : best;
-      EXPECT_EQ(best, argmax[t]) << "word " << word["word"] << " step " << t;
+      // A near-tie may legitimately flip under float rounding; the margin says when.
+      const bool clear_argmax =
+          !tf.contains("argmax_margin") || tf["argmax_margin"][t].get<double>() > kTolerance;
+      if (clear_argmax) EXPECT_EQ(best, argmax[t]) << "word " << word["word"] << " step " << t;
       if (full) {
         const std::vector<double> row = tf["logprobs"][t];
         ASSERT_EQ(static_cast<int32_t>(row.size()), V);
@@ -155,7 +158,7 @@ TEST_P(GoldenTest, GreedyAndBeamSearch) {
       << translator.error_detail();
   EXPECT_EQ(translator.arena_bytes_used(), bytes);
 
-  int32_t hypotheses = 0;
+  int32_t hypotheses = 0, tolerated_near_ties = 0;
   for (const json& search : golden_["searches"]) {
     const std::string name = search["name"];
     const json& o = search["options"];
@@ -169,12 +172,28 @@ TEST_P(GoldenTest, GreedyAndBeamSearch) {
     options.max_len_ratio = o["max_len_ratio"];
     for (const json& word : golden_["words"]) {
       const std::vector<int32_t> src = word["src"];
-      const json& expected = word["search"][name];
+      const json& record = word["search"][name];
+      const json& expected = record.is_object() ? record["hyps"] : record;
       TranslationResult result;
       ASSERT_EQ(translator.TranslateIds(src.data(), static_cast<int32_t>(src.size()), options,
                                         &result),
                 Status::kOk)
           << translator.error_detail();
+      // A search decision closer than the tolerance may flip under float rounding: a
+      // different result is tolerated only where the reference recorded such a near-tie.
+      const bool near_tie = record.is_object() && record.contains("margin") &&
+                            !record["margin"].is_null() &&
+                            record["margin"].get<double>() <= 2 * kTolerance;
+      bool same_ids = result.num_hypotheses == static_cast<int32_t>(expected.size());
+      for (int32_t n = 0; same_ids && n < result.num_hypotheses; ++n) {
+        const std::vector<int32_t> ids = expected[n]["ids"];
+        same_ids = std::vector<int32_t>(result.hypotheses[n].ids,
+                                        result.hypotheses[n].ids + result.hypotheses[n].length) == ids;
+      }
+      if (!same_ids && near_tie) {
+        ++tolerated_near_ties;
+        continue;
+      }
       ASSERT_EQ(result.num_hypotheses, static_cast<int32_t>(expected.size()))
           << name << " word " << word["word"];
       for (int32_t n = 0; n < result.num_hypotheses; ++n) {
@@ -193,6 +212,8 @@ TEST_P(GoldenTest, GreedyAndBeamSearch) {
     }
   }
   EXPECT_GT(hypotheses, 0);
+  EXPECT_LE(tolerated_near_ties, 2) << "differences at near-ties should be rare";
+  RecordProperty("tolerated_near_ties", std::to_string(tolerated_near_ties));
 }
 
 INSTANTIATE_TEST_SUITE_P(AllModels, GoldenTest, ::testing::ValuesIn(GoldenModels()),
