@@ -95,8 +95,6 @@ ModelFileContents MakeModelFileContents(const Checkpoint& ckpt, const ConvertOpt
 ConvertSummary Convert(const ConvertOptions& o) {
   if (o.checkpoint_dir.empty()) throw Usage("--checkpoint", "required");
   if (o.out_path.empty()) throw Usage("--out", "required");
-  if (o.scheme != QuantScheme::kFloat32)
-    throw Usage("--dtype", "int8 and int8-full are not yet supported (use float32)");
 
   const Checkpoint ckpt = LoadCheckpoint(o.checkpoint_dir);
   const ModelFileContents contents = MakeModelFileContents(ckpt, o);
@@ -130,6 +128,14 @@ ConvertSummary Convert(const ConvertOptions& o) {
   }
   summary.file_bytes = file.size();
   summary.checkpoint_sha256 = ckpt.safetensors_sha256;
+  if (o.scheme != QuantScheme::kFloat32) {
+    for (const TensorRecord& record : contents.tensors) {
+      summary.quantization.push_back(ReportTensor(record.name, ckpt.tensors.at(record.name), record));
+    }
+    ConvertOptions float_options = o;
+    float_options.scheme = QuantScheme::kFloat32;
+    summary.float32_file_bytes = BuildModelFile(MakeModelFileContents(ckpt, float_options)).size();
+  }
   WriteFileAtomically(o.out_path, file);
   return summary;
 }

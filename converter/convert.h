@@ -9,6 +9,7 @@
 #include "checkpoint.h"
 #include "edgenmt/model.h"
 #include "model_writer.h"
+#include "quantize.h"
 
 namespace edgenmt::converter {
 
@@ -35,6 +36,8 @@ struct ConvertOptions {
   int32_t max_len = 0;  // 0 = DefaultMaxLen(arena max_src_len)
   float max_len_ratio = kDefaultMaxLenRatio;
   std::string created;  // ISO 8601; empty = today (UTC), or SOURCE_DATE_EPOCH's date if set
+  // int8-full calibration sources (docs/INT8.md "Calibration"): TSV, first field per line.
+  std::string calibration_path = "data/g2p/dev.tsv";
 };
 
 struct ConvertSummary {
@@ -45,6 +48,9 @@ struct ConvertSummary {
   int32_t tensors = 0;
   size_t file_bytes = 0;
   std::string checkpoint_sha256;
+  // int8 schemes: one line per tensor (storage, bytes, SQNR) and the float32 file's size.
+  std::vector<TensorQuantizationReport> quantization;
+  size_t float32_file_bytes = 0;
 };
 
 // The file contents for an already checked checkpoint (no I/O). Throws ConvertError

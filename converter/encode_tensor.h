@@ -10,6 +10,7 @@
 
 #include "edgenmt/model.h"
 #include "edgenmt/tensor_layout.h"
+#include "quantize.h"
 #include "safetensors.h"
 
 namespace edgenmt::converter {
@@ -25,11 +26,16 @@ struct TensorRecord {
   int32_t axis = -1;                 // quantization axis, -1 = per tensor
 };
 
-// Encodes `tensor` (whose shape already matches the config) for `scheme` given its `role`.
-// kFloat32 stores the values as they are. Int8 schemes throw ConvertError(kExitUsage) until
-// the quantizer lands.
+// Encodes `tensor` (whose shape already matches the config) for `scheme` given its `role`
+// (docs/INT8.md "Storage"): kFloat32 stores the values as they are; both int8 schemes store
+// weights and embeddings as int8 with one scale per row; biases stay float32 (hybrid) or become
+// int32 Q11.20 (int8-full).
 TensorRecord EncodeTensor(const std::string& name, const FloatTensor& tensor, TensorRole role,
                           QuantScheme scheme);
+
+// Storage, sizes and SQNR of `record` against the checkpoint tensor it was encoded from.
+TensorQuantizationReport ReportTensor(const std::string& name, const FloatTensor& tensor,
+                                      const TensorRecord& record);
 
 }  // namespace edgenmt::converter
 

@@ -18,10 +18,12 @@ constexpr char kUsage[] =
     "usage: edgenmt-convert --checkpoint DIR --out FILE [--dtype float32|int8|int8-full]\n"
     "                       [--max-src-len N] [--beam K] [--nbest N] [--alpha A] [--beta B]\n"
     "                       [--min-len N] [--max-len N] [--max-len-ratio R] [--created DATE]\n"
+    "                       [--calibration FILE]\n"
     "\n"
     "Reads DIR/config.json, DIR/model.safetensors, DIR/src.vocab, DIR/tgt.vocab, checks them\n"
     "against docs/MODEL.md, and writes FILE atomically (never a partial file).\n"
-    "  --dtype          weight storage (default float32; int8 schemes not yet supported)\n"
+    "  --dtype          weight storage and arithmetic (default float32; docs/INT8.md)\n"
+    "  --calibration F  int8-full calibration sources, TSV first field (default data/g2p/dev.tsv)\n"
     "  --max-src-len N  arena plan source length (default: config max_src_len)\n"
     "  --beam K         default beam and arena plan beam (default 5)\n"
     "  --nbest, --alpha, --beta, --min-len, --max-len, --max-len-ratio: decoding defaults\n"
@@ -101,6 +103,8 @@ ConvertOptions ParseArgs(int argc, char** argv) {
       o.max_len_ratio = ParseFloat(flag, next());
     } else if (flag == "--created") {
       o.created = next();
+    } else if (flag == "--calibration") {
+      o.calibration_path = next();
     } else {
       throw ConvertError(kExitUsage, flag, "unknown option (see --help)");
     }
@@ -127,6 +131,17 @@ int main(int argc, char** argv) {
     printf("  decoding    beam=%d nbest=%d alpha=%g beta=%g min_len=%d max_len=%d max_len_ratio=%g\n",
            s.decoding.beam, s.decoding.nbest, s.decoding.alpha, s.decoding.beta, s.decoding.min_len,
            s.decoding.max_len, s.decoding.max_len_ratio);
+    if (!s.quantization.empty()) {
+      printf("  quantization (SQNR of each stored tensor against the checkpoint):\n");
+      printf("    %-36s %-9s %10s %10s %9s\n", "tensor", "storage", "f32 bytes", "bytes", "SQNR dB");
+      for (const auto& q : s.quantization) {
+        printf("    %-36s %-9s %10lld %10lld %9.2f\n", q.name.c_str(), q.storage.c_str(),
+               static_cast<long long>(q.float_bytes), static_cast<long long>(q.stored_bytes), q.sqnr_db);
+      }
+      printf("  file size   %zu bytes = %.1f %% of the float32 file (%zu bytes)\n", s.file_bytes,
+             100.0 * static_cast<double>(s.file_bytes) / static_cast<double>(s.float32_file_bytes),
+             s.float32_file_bytes);
+    }
     return 0;
   } catch (const ConvertError& e) {
     fprintf(stderr, "edgenmt-convert: error: %s\n", e.message().c_str());

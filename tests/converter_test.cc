@@ -324,11 +324,29 @@ TEST_F(ConverterCli, BadUsageExitsOne) {
   EXPECT_EQ(RunConverter("--help", work_).exit_code, 0);
 }
 
-TEST_F(ConverterCli, Int8IsReportedAsNotYetSupported) {
+// docs/INT8.md "Storage": int8 per-row weights and embeddings; float (hybrid) or Q11.20 int32
+// (int8-full) biases; the summary reports SQNR per tensor and the size against float32.
+TEST_F(ConverterCli, Int8SchemesStorePerRowInt8AndReportSqnr) {
   for (const char* dtype : {"int8", "int8-full"}) {
+    const bool full = std::string(dtype) == "int8-full";
     const RunResult r = Convert(std::string("--dtype ") + dtype);
-    ExpectFailure(r, 1, "--dtype");
-    EXPECT_NE(r.err.find("not yet supported"), std::string::npos) << r.err;
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.out.find("SQNR"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("% of the float32 file"), std::string::npos) << r.out;
+    LoadedModel loaded(out_file());
+    ASSERT_EQ(loaded.status, Status::kOk) << loaded.model.error_detail();
+    EXPECT_EQ(loaded.model.config().scheme, full ? QuantScheme::kInt8Full : QuantScheme::kInt8Hybrid);
+    for (int32_t i = 0; i < loaded.model.num_tensors(); ++i) {
+      TensorView v{};
+      ASSERT_EQ(loaded.model.TensorAt(i, &v), Status::kOk);
+      if (v.rank == 2) {
+        EXPECT_EQ(v.dtype, DType::kI8) << v.name;
+        EXPECT_EQ(v.quant_axis, 0) << v.name;
+        EXPECT_EQ(v.num_scales, v.shape[0]) << v.name;
+      } else {
+        EXPECT_EQ(v.dtype, full ? DType::kI32 : DType::kF32) << v.name;
+      }
+    }
   }
 }
 
