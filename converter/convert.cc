@@ -85,6 +85,13 @@ ModelFileContents MakeModelFileContents(const Checkpoint& ckpt, const ConvertOpt
     m.tensors.push_back(EncodeTensor(t.name, it->second, t.role, o.scheme));
   }
 
+  // int8-full LSTM cell-state formats: Q4.11 (|c| < 16) for every cell until calibration
+  // chooses per-cell formats (docs/INT8.md "Calibration").
+  ForEachExpectedActivation(m.config, [&](const ExpectedTensor& a) {
+    m.activations.push_back(ActivationFormatRecord{a.name, 4});
+    return true;
+  });
+
   m.checkpoint_sha256 = ckpt.safetensors_sha256;
   m.converter_version = std::string("edgenmt-convert ") + EDGENMT_CONVERTER_VERSION;
   m.created = o.created.empty() ? TodayUtc() : o.created;

@@ -64,10 +64,17 @@ std::vector<uint8_t> BuildModelFile(const ModelFileContents& m) {
   auto provenance = fb::CreateProvenance(b, b.CreateString(m.checkpoint_sha256),
                                          b.CreateString(m.converter_version),
                                          b.CreateString(m.created), b.CreateString(m.source));
+  flatbuffers::Offset<flatbuffers::Vector<flatbuffers::Offset<fb::ActivationFormat>>> activations = 0;
+  if (!m.activations.empty()) {
+    std::vector<flatbuffers::Offset<fb::ActivationFormat>> formats;
+    for (const ActivationFormatRecord& a : m.activations)
+      formats.push_back(fb::CreateActivationFormat(b, b.CreateString(a.name), a.int_bits));
+    activations = b.CreateVector(formats);
+  }
   auto tensor_vector = b.CreateVector(tensors);
   auto buffer_vector = b.CreateVector(buffers);
   auto root = fb::CreateModel(b, m.format_version, config, src_vocab, tgt_vocab, tensor_vector,
-                              buffer_vector, decoding, plan, provenance);
+                              buffer_vector, decoding, plan, provenance, activations);
   fb::FinishModelBuffer(b, root);
   return std::vector<uint8_t>(b.GetBufferPointer(), b.GetBufferPointer() + b.GetSize());
 }

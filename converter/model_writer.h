@@ -17,6 +17,12 @@ struct VocabularyRecord {
   int32_t pad_id = 0, unk_id = 1, bos_id = 2, eos_id = 3;
 };
 
+// Fixed-point format of an int16 activation (int8-full LSTM cells, docs/INT8.md).
+struct ActivationFormatRecord {
+  std::string name;  // as ExpectedActivations() names it
+  int32_t int_bits;  // Q(int_bits).(15 - int_bits), 1..6
+};
+
 struct ModelFileContents {
   uint32_t format_version = kFormatVersion;
   ModelConfig config{};
@@ -25,6 +31,8 @@ struct ModelFileContents {
   DecodingDefaults decoding{};
   ArenaPlan arena_plan{};
   std::string checkpoint_sha256, converter_version, created, source;
+  // Required for int8-full LSTM models (one per ExpectedActivations() name), empty otherwise.
+  std::vector<ActivationFormatRecord> activations;
   // Alignment of tensor data relative to the file start. Always kModelBufferAlignment in real
   // files; tests lower it to produce misaligned files.
   size_t data_alignment = kModelBufferAlignment;

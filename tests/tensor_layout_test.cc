@@ -150,6 +150,29 @@ TEST(TensorLayout, InvalidConfigReportsNothing) {
   EXPECT_EQ(ForEachExpectedTensor(c, [](const ExpectedTensor&) { return true; }), 0);
 }
 
+TEST(TensorLayout, ActivationsOnlyForInt8FullLstm) {
+  ModelConfig c = Base();
+  std::vector<std::string> names;
+  auto collect = [&](const ModelConfig& config) {
+    names.clear();
+    return ForEachExpectedActivation(config, [&](const ExpectedTensor& a) {
+      names.push_back(a.name);
+      return true;
+    });
+  };
+  EXPECT_EQ(collect(c), 0);  // float32
+  c.scheme = QuantScheme::kInt8Full;
+  EXPECT_EQ(collect(c), 6);
+  EXPECT_EQ(names, (std::vector<std::string>{"encoder.rnn.l0.cell", "encoder.rnn.l0_reverse.cell",
+                                             "encoder.rnn.l1.cell", "encoder.rnn.l1_reverse.cell",
+                                             "decoder.layers.0.cell", "decoder.layers.1.cell"}));
+  c.cell = CellType::kGru;
+  EXPECT_EQ(collect(c), 0);
+  c.cell = CellType::kLstm;
+  c.scheme = QuantScheme::kInt8Hybrid;
+  EXPECT_EQ(collect(c), 0);
+}
+
 TEST(ValidateModelConfig, Constraints) {
   char detail[160];
   EXPECT_EQ(ValidateModelConfig(Base(), detail, sizeof(detail)), Status::kOk);

@@ -39,6 +39,13 @@ int CompareBytes(const char* a, uint32_t a_size, const char* b, uint32_t b_size)
   return a_size < b_size ? -1 : (a_size > b_size ? 1 : 0);
 }
 
+// True if `s` holds a NUL byte (names and tokens are exposed as C strings, so they must not).
+bool HasNul(const flatbuffers::String* s) { return memchr(s->data(), '\0', s->size()) != nullptr; }
+
+bool SameString(const flatbuffers::String* a, const flatbuffers::String* b) {
+  return a->size() == b->size() && memcmp(a->data(), b->data(), a->size()) == 0;
+}
+
 // element_count * element_size without overflow; false if it overflows size_t.
 bool CheckedBytes(const flatbuffers::Vector<int32_t>& shape, size_t element_size, size_t* bytes) {
   size_t n = element_size;
@@ -155,6 +162,20 @@ Status Model::FindTensor(const char* name, TensorView* out) const {
   return Status::kModelTensorMissing;
 }
 
+Status Model::FindActivationFormat(const char* name, int32_t* int_bits) const {
+  if (name == nullptr || int_bits == nullptr) return Status::kInvalidArgument;
+  if (!loaded_) return Status::kNotInitialized;
+  const auto* formats = Root(root_)->activations();
+  if (formats == nullptr) return Status::kModelTensorMissing;
+  for (flatbuffers::uoffset_t i = 0; i < formats->size(); ++i) {
+    if (strcmp(formats->Get(i)->name()->c_str(), name) == 0) {
+      *int_bits = formats->Get(i)->int_bits();
+      return Status::kOk;
+    }
+  }
+  return Status::kModelTensorMissing;
+}
+
 // ---- Load -----------------------------------------------------------------------------------
 
 namespace {
@@ -262,7 +283,7 @@ class Checker {
     for (uint32_t i = 0; i < size; ++i) {
       const flatbuffers::String* token = v->tokens()->Get(i);
       if (token->size() == 0) return Fail(kBad, "%s: token %u is empty", which, i);
-      if (strlen(token->c_str()) != token->size())
+      if (HasNul(token))
         return Fail(kBad, "%s: token %u contains a NUL byte", which, i);
     }
     const flatbuffers::Vector<int32_t>* sorted = v->sorted_ids();
@@ -295,14 +316,48 @@ class Checker {
     return Status::kOk;
   }
 
+  // Model.activations: unique, known names with int_bits in range; every one the config needs.
+  Status CheckActivations(const ModelConfig& cfg) {
+    const auto* formats = root_->activations();
+    const uint32_t count = formats == nullptr ? 0 : formats->size();
+    if (count > kMaxTensors) return Fail(Status::kModelMalformed, "%u activation formats", count);
+    for (uint32_t i = 0; i < count; ++i) {
+      const fb::ActivationFormat* f = formats->Get(i);
+      const char* name = f->name()->c_str();
+      if (HasNul(f->name())) return Fail(Status::kModelTensorInvalid, "activation %u: name contains NUL", i);
+      bool known = false;
+      ForEachExpectedActivation(cfg, [&](const ExpectedTensor& want) {
+        known = strcmp(want.name, name) == 0;
+        return !known;
+      });
+      if (!known)
+        return Fail(Status::kModelTensorInvalid, "activation %s: not used by this config", name);
+      for (uint32_t j = 0; j < i; ++j) {
+        if (SameString(formats->Get(j)->name(), f->name()))
+          return Fail(Status::kModelTensorInvalid, "activation %s: appears twice", name);
+      }
+      if (f->int_bits() < kMinActivationIntBits || f->int_bits() > kMaxActivationIntBits)
+        return Fail(Status::kModelTensorInvalid, "activation %s: int_bits %d not in [%d, %d]", name,
+                    f->int_bits(), kMinActivationIntBits, kMaxActivationIntBits);
+    }
+    Status status = Status::kOk;
+    ForEachExpectedActivation(cfg, [&](const ExpectedTensor& want) {
+      bool found = false;
+      for (uint32_t i = 0; i < count && !found; ++i) found = strcmp(formats->Get(i)->name()->c_str(), want.name) == 0;
+      if (!found) status = Fail(Status::kModelTensorMissing, "activation %s: missing (int8-full needs its format)", want.name);
+      return found;
+    });
+    return status;
+  }
+
   Status CheckTensor(uint32_t index, const uint8_t* file_start) {
     const Status kBad = Status::kModelTensorInvalid;
     const fb::Tensor* t = root_->tensors()->Get(index);
     const char* name = t->name()->c_str();
     if (t->name()->size() == 0) return Fail(kBad, "tensor %u: empty name", index);
-    if (strlen(name) != t->name()->size()) return Fail(kBad, "tensor %u: name contains NUL", index);
+    if (HasNul(t->name())) return Fail(kBad, "tensor %u: name contains NUL", index);
     for (uint32_t j = 0; j < index; ++j) {
-      if (strcmp(root_->tensors()->Get(j)->name()->c_str(), name) == 0)
+      if (SameString(root_->tensors()->Get(j)->name(), t->name()))
         return Fail(kBad, "tensor %s: name appears twice", name);
     }
     const flatbuffers::Vector<int32_t>* shape = t->shape();
@@ -462,6 +517,7 @@ Status Model::Load(const void* data, size_t size) {
   EDGENMT_RETURN_IF_ERROR(check.ReadDecoding(&decoding));
   ArenaPlan plan{};
   EDGENMT_RETURN_IF_ERROR(check.ReadArenaPlan(config, &plan));
+  EDGENMT_RETURN_IF_ERROR(check.CheckActivations(config));
   VocabularyView src{}, tgt{};
   EDGENMT_RETURN_IF_ERROR(check.ReadVocabulary(root->src_vocab(), "src_vocab", config.src_vocab_size, &src));
   EDGENMT_RETURN_IF_ERROR(check.ReadVocabulary(root->tgt_vocab(), "tgt_vocab", config.tgt_vocab_size, &tgt));

@@ -121,4 +121,26 @@ int32_t ExpectedTensors(const ModelConfig& c, ExpectedTensorVisitor visitor, voi
   return out.count();
 }
 
+int32_t ExpectedActivations(const ModelConfig& c, ExpectedTensorVisitor visitor, void* user) {
+  if (visitor == nullptr || ValidateModelConfig(c, nullptr, 0) != Status::kOk) return 0;
+  if (c.scheme != QuantScheme::kInt8Full || c.cell != CellType::kLstm) return 0;
+  int32_t count = 0;
+  auto emit = [&](const char* fmt, int32_t layer, const char* suffix) {
+    ExpectedTensor t{};
+    snprintf(t.name, sizeof(t.name), fmt, static_cast<int>(layer), suffix);
+    t.rank = 0;
+    t.role = TensorRole::kWeight;
+    ++count;
+    return visitor(t, user);
+  };
+  for (int32_t l = 0; l < c.enc_layers; ++l) {
+    if (!emit("encoder.rnn.l%d%s.cell", l, "")) return count;
+    if (c.bidirectional && !emit("encoder.rnn.l%d%s.cell", l, "_reverse")) return count;
+  }
+  for (int32_t l = 0; l < c.dec_layers; ++l) {
+    if (!emit("decoder.layers.%d%s.cell", l, "")) return count;
+  }
+  return count;
+}
+
 }  // namespace edgenmt

@@ -166,6 +166,11 @@ class Model {
   Status TensorAt(int32_t index, TensorView* out) const;
   Status FindTensor(const char* name, TensorView* out) const;
 
+  // int8-full LSTM models: the stored fixed-point format Q(int_bits).(15 - int_bits) of the
+  // activation `name` (tensor_layout.h ExpectedActivations() lists the names; Load() checks
+  // every one is present with int_bits in [1, 6]). kModelTensorMissing if absent.
+  Status FindActivationFormat(const char* name, int32_t* int_bits) const;
+
   // Short description of the last failure, NUL-terminated, never null.
   const char* error_detail() const { return error_detail_; }
 

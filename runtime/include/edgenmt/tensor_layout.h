@@ -57,6 +57,29 @@ int32_t ForEachExpectedTensor(const ModelConfig& config, F&& f) {
       const_cast<void*>(static_cast<const void*>(&f)));
 }
 
+// Activations whose fixed-point format the int8-full scheme stores in the file (docs/INT8.md
+// "Calibration"): one per LSTM cell instance, named "encoder.rnn.l{l}.cell",
+// "encoder.rnn.l{l}_reverse.cell" (bidirectional) and "decoder.layers.{l}.cell". None for GRU
+// or for other schemes. `visitor` gets the name only (rank 0, role kWeight); same contract as
+// ExpectedTensors().
+int32_t ExpectedActivations(const ModelConfig& config, ExpectedTensorVisitor visitor, void* user);
+
+// Valid int_bits of a stored activation format: Q(int_bits).(15 - int_bits).
+constexpr int32_t kMinActivationIntBits = 1;
+constexpr int32_t kMaxActivationIntBits = 6;
+
+// Lambda-friendly form of ExpectedActivations().
+template <typename F>
+int32_t ForEachExpectedActivation(const ModelConfig& config, F&& f) {
+  using Fn = typename std::remove_reference<F>::type;
+  return ExpectedActivations(
+      config,
+      [](const ExpectedTensor& tensor, void* user) {
+        return static_cast<bool>((*static_cast<Fn*>(user))(tensor));
+      },
+      const_cast<void*>(static_cast<const void*>(&f)));
+}
+
 // Number of gate blocks stacked in a recurrent weight's rows: 4 (LSTM: i, f, g, o) or 3 (GRU).
 constexpr int32_t GateCount(CellType cell) { return cell == CellType::kLstm ? 4 : 3; }
 
