@@ -10,6 +10,7 @@
 #include "atomic_file.h"
 #include "convert_error.h"
 #include "edgenmt/tensor_layout.h"
+#include "edgenmt/translator.h"
 #include "encode_tensor.h"
 
 #ifndef EDGENMT_CONVERTER_VERSION
@@ -68,7 +69,7 @@ ModelFileContents MakeModelFileContents(const Checkpoint& ckpt, const ConvertOpt
   if (o.min_len < 0 || o.min_len > max_len)
     throw Usage("--min-len", std::to_string(o.min_len) + " not in [0, max_len=" + std::to_string(max_len) + "]");
   m.decoding = DecodingDefaults{o.beam, o.nbest, o.alpha, o.beta, o.min_len, max_len, o.max_len_ratio};
-  // Arena bytes: filled in once edgenmt::RequiredArenaBytes() exists; 0 means "not planned".
+  // bytes is filled in by Convert() from the runtime's planner (ArenaPlanLimits()).
   m.arena_plan = ArenaPlan{plan_src_len, o.beam, 0};
 
   m.src_vocab.tokens = ckpt.src_tokens;
@@ -99,17 +100,29 @@ ModelFileContents MakeModelFileContents(const Checkpoint& ckpt, const ConvertOpt
   return m;
 }
 
+SessionLimits ArenaPlanLimits(const Model& model) {
+  SessionLimits limits;
+  limits.max_src_len = model.arena_plan().max_src_len;
+  limits.max_beam = model.arena_plan().beam;
+  limits.max_nbest = model.arena_plan().beam;
+  limits.max_tgt_len = 0;  // the decoding default max_len
+  limits.backend = KernelBackend::kReference;
+  limits.attention = false;
+  return limits;
+}
+
 ConvertSummary Convert(const ConvertOptions& o) {
   if (o.checkpoint_dir.empty()) throw Usage("--checkpoint", "required");
   if (o.out_path.empty()) throw Usage("--out", "required");
 
   const Checkpoint ckpt = LoadCheckpoint(o.checkpoint_dir);
-  const ModelFileContents contents = MakeModelFileContents(ckpt, o);
-  const std::vector<uint8_t> file = BuildModelFile(contents);
+  ModelFileContents contents = MakeModelFileContents(ckpt, o);
 
-  // Verify with the runtime's loader before anything touches the output path.
+  // Verify with the runtime's loader before anything touches the output path, then record the
+  // exact arena size the runtime's planner reports for this file, and verify the final bytes.
   ConvertSummary summary;
-  {
+  std::vector<uint8_t> file = BuildModelFile(contents);
+  for (int pass = 0; pass < 2; ++pass) {
     void* aligned = aligned_alloc(kModelBufferAlignment,
                                   (file.size() + kModelBufferAlignment - 1) / kModelBufferAlignment *
                                       kModelBufferAlignment);
@@ -122,6 +135,19 @@ ConvertSummary Convert(const ConvertOptions& o) {
       throw ConvertError(kExitBadInput, o.checkpoint_dir,
                          std::string("converted model fails verification (") + StatusName(status) +
                              "): " + model->error_detail());
+    }
+    if (pass == 0) {
+      size_t bytes = 0;
+      const Status planned = RequiredArenaBytes(*model, ArenaPlanLimits(*model), &bytes);
+      // kUnsupported: this runtime build cannot run the scheme yet; record 0 ("not planned").
+      if (planned == Status::kUnsupported) bytes = 0;
+      else if (planned != Status::kOk) {
+        throw ConvertError(kExitBadInput, o.checkpoint_dir,
+                           std::string("arena planning failed (") + StatusName(planned) + ")");
+      }
+      contents.arena_plan.bytes = bytes;
+      file = BuildModelFile(contents);
+      continue;
     }
     summary.config = model->config();
     summary.decoding = model->decoding_defaults();

@@ -8,6 +8,7 @@
 
 #include "checkpoint.h"
 #include "edgenmt/model.h"
+#include "edgenmt/translator.h"
 #include "model_writer.h"
 #include "quantize.h"
 
@@ -56,6 +57,11 @@ struct ConvertSummary {
 // The file contents for an already checked checkpoint (no I/O). Throws ConvertError
 // (kExitUsage) for options out of range.
 ModelFileContents MakeModelFileContents(const Checkpoint& checkpoint, const ConvertOptions& options);
+
+// The limits the recorded arena plan is computed for: the plan's max_src_len and beam, n-best
+// up to the beam, the decoding default max_len, reference kernels, no attention history.
+// `edgenmt inspect` recomputes the plan with the same limits.
+SessionLimits ArenaPlanLimits(const Model& model);
 
 // Reads options.checkpoint_dir, builds the file, verifies it with Model::Load (the runtime's own
 // verifier) and writes options.out_path atomically. Throws ConvertError; on any error no output

@@ -168,6 +168,11 @@ TEST_F(ConverterCli, RoundTripKeepsEveryNumberTokenAndOption) {
   EXPECT_FLOAT_EQ(d.max_len_ratio, 0.0f);
   EXPECT_EQ(m.arena_plan().max_src_len, 10);
   EXPECT_EQ(m.arena_plan().beam, 4);
+  // The recorded plan is exactly what the runtime's planner says for these limits.
+  size_t planned = 0;
+  ASSERT_EQ(RequiredArenaBytes(m, converter::ArenaPlanLimits(m), &planned), Status::kOk);
+  EXPECT_GT(planned, 0u);
+  EXPECT_EQ(m.arena_plan().bytes, planned);
 }
 
 TEST_F(ConverterCli, DefaultsAreDocumentedValues) {
