@@ -74,7 +74,7 @@ void CheckCell(CellType cell_type) {
   Arena arena;
   auto memory = PlanAndPrepare(
       [&](Arena* a) {
-        return cell.Prepare(loaded->model, cell_type, "decoder.layers.1.", "", in, H, rows, a,
+        return cell.Prepare(loaded->model, cell_type, "decoder.layers.1.", "", in, H, rows, true, a,
                             &detail);
       },
       &arena);
@@ -231,7 +231,8 @@ TEST(LayersTest, BridgeMatchesHandComputation) {
   ASSERT_NE(loaded, nullptr);
   Bridge bridge;
   ErrorDetail detail;
-  ASSERT_EQ(bridge.Prepare(loaded->model, &detail), Status::kOk) << detail.c_str();
+  Arena no_scratch;  // float32 weights need no arena (int8 ones take an input scratch)
+  ASSERT_EQ(bridge.Prepare(loaded->model, &no_scratch, &detail), Status::kOk) << detail.c_str();
   std::mt19937 rng(2);
   const int32_t E = config.encoder_output_size(), H = config.dec_hidden;
   const std::vector<float> fh = Random(&rng, E), fc = Random(&rng, E);

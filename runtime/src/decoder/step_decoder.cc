@@ -42,20 +42,24 @@ Status StepDecoder::Prepare(const Model& model, const KernelTable* kernels, int3
     return detail->Fail(Status::kModelVocabularyInvalid, "target <s>/</s> ids out of range");
   }
 
+  if (c.scheme == QuantScheme::kInt8Hybrid &&
+      (kernels->fully_connected_s8_hybrid == nullptr || kernels->embedding_lookup_s8_f32 == nullptr)) {
+    return detail->Fail(Status::kUnsupported, "kernel backend lacks the int8 hybrid kernels");
+  }
   EDGENMT_RETURN_IF_ERROR(encoder_.Prepare(model, max_src_len, arena, detail));
-  EDGENMT_RETURN_IF_ERROR(bridge_.Prepare(model, detail));
-  EDGENMT_RETURN_IF_ERROR(BindMatrixF32(model, "tgt_embed.weight", vocab_size_, embed_size_,
-                                        &embedding_, detail));
+  EDGENMT_RETURN_IF_ERROR(bridge_.Prepare(model, arena, detail));
+  EDGENMT_RETURN_IF_ERROR(BindMatrix(model, "tgt_embed.weight", vocab_size_, embed_size_, arena,
+                                     &embedding_, detail));
   for (int32_t l = 0; l < layers_; ++l) {
     EDGENMT_RETURN_IF_ERROR(cells_[l].Prepare(
         model, c.cell, NameBuilder("decoder.layers.", l, ".").c_str(), "",
-        l == 0 ? input_size_ : hidden_size_, hidden_size_, max_rows, arena, detail));
+        l == 0 ? input_size_ : hidden_size_, hidden_size_, max_rows, true, arena, detail));
   }
   if (has_attention()) {
     EDGENMT_RETURN_IF_ERROR(attention_.Prepare(model, max_src_len, max_rows, arena, detail));
   }
   EDGENMT_RETURN_IF_ERROR(attentional_output_.Prepare(model, max_rows, arena, detail));
-  EDGENMT_RETURN_IF_ERROR(generator_.Prepare(model, detail));
+  EDGENMT_RETURN_IF_ERROR(generator_.Prepare(model, arena, detail));
 
   const size_t rows = static_cast<size_t>(max_rows);
   const size_t state = rows * static_cast<size_t>(hidden_size_);
@@ -92,7 +96,7 @@ void StepDecoder::Step(const int32_t* prev_tokens, int32_t rows) {
   const int32_t H = hidden_size_;
   rows_ = rows;
   // Layer-0 input u = [E_tgt[y]; c_t (bahdanau); h̃_{t-1} (input feeding)].
-  k.embedding_lookup_f32(rows, prev_tokens, embedding_, embed_size_, input_, input_size_);
+  ApplyEmbedding(k, rows, prev_tokens, embedding_, input_, input_size_);
   int32_t column = embed_size_;
   if (attention_type_ == AttentionType::kBahdanau) {
     // Bahdanau attends with the top layer's state before this step.

@@ -22,6 +22,7 @@
 #include "edgenmt/model.h"
 #include "error_detail.h"
 #include "kernels/kernel_table.h"
+#include "layers/weights.h"
 #include "layers/attention.h"
 #include "layers/attentional_output.h"
 #include "layers/bridge.h"
@@ -83,7 +84,7 @@ class StepDecoder {
   int32_t max_rows_ = 0;
   int32_t bos_id_ = 0;
   int32_t eos_id_ = 0;
-  const float* embedding_ = nullptr;  // tgt_embed.weight [V_t, tgt_embed]
+  MatrixWeights embedding_;  // tgt_embed.weight [V_t, tgt_embed]
 
   Encoder encoder_;
   Bridge bridge_;

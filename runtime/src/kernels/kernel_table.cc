@@ -3,6 +3,7 @@
 // slower or different.
 #include "kernels/kernel_table.h"
 
+#include "kernels/kernels_s8.h"
 #include "kernels/reference/reference_kernels.h"
 
 namespace edgenmt {
@@ -16,6 +17,8 @@ constexpr KernelTable kReferenceTable = {
     ref_softmax_f32,
     ref_log_softmax_f32,
     ref_embedding_lookup_f32,
+    ref_fully_connected_s8_hybrid,
+    ref_embedding_lookup_s8_f32,
 };
 
 }  // namespace

@@ -48,6 +48,17 @@ struct KernelTable {
   // <op>_<types>, e.g. fully_connected_s8_f32 for int8 weights with float activations). A
   // backend that lacks an entry leaves it null, and layers needing it return kUnsupported at
   // Prepare, never at Eval.
+
+  // Hybrid y = x W^T + b with int8 W (per-row scales), x quantized per row into x_scratch
+  // ([in_features] int8); see ref_fully_connected_s8_hybrid in kernels/kernels_s8.h.
+  void (*fully_connected_s8_hybrid)(int32_t rows, int32_t in_features, int32_t out_features,
+                                    const float* x, const int8_t* w, const float* w_scales,
+                                    const float* bias, float* y, bool accumulate,
+                                    int8_t* x_scratch);
+  // Embedding rows of an int8 table with per-row scales, dequantized to float.
+  void (*embedding_lookup_s8_f32)(int32_t count, const int32_t* ids, const int8_t* table,
+                                  const float* row_scales, int32_t dim, float* out,
+                                  int32_t out_stride);
 };
 
 // Returns the table for `backend` in *out (static storage, valid forever). kUnsupported when

@@ -38,14 +38,15 @@ Status Attention::Prepare(const Model& model, int32_t max_src_len, int32_t max_r
       }
       break;
     case ScoreType::kGeneral:
-      EDGENMT_RETURN_IF_ERROR(BindMatrixF32(model, "attn.linear_in.weight", E, H, &linear_in_,
-                                            detail));
+      EDGENMT_RETURN_IF_ERROR(
+          BindMatrix(model, "attn.linear_in.weight", E, H, arena, &linear_in_, detail));
       query_proj_width = static_cast<size_t>(E);
       break;
     case ScoreType::kConcat:
-      EDGENMT_RETURN_IF_ERROR(BindMatrixF32(model, "attn.query.weight", A, H, &query_w_, detail));
-      EDGENMT_RETURN_IF_ERROR(BindMatrixF32(model, "attn.key.weight", A, E, &key_w_, detail));
-      EDGENMT_RETURN_IF_ERROR(BindMatrixF32(model, "attn.v.weight", 1, A, &v_, detail));
+      EDGENMT_RETURN_IF_ERROR(
+          BindMatrix(model, "attn.query.weight", A, H, arena, &query_w_, detail));
+      EDGENMT_RETURN_IF_ERROR(BindMatrix(model, "attn.key.weight", A, E, arena, &key_w_, detail));
+      EDGENMT_RETURN_IF_ERROR(BindMatrix(model, "attn.v.weight", 1, A, arena, &v_, detail));
       query_proj_width = static_cast<size_t>(A);
       break;
     case ScoreType::kLocation:
@@ -53,15 +54,15 @@ Status Attention::Prepare(const Model& model, int32_t max_src_len, int32_t max_r
         return detail->Fail(Status::kLimitExceeded, "max_src_len ", max_src_len,
                             " exceeds the location score width ", c.max_src_len);
       }
-      EDGENMT_RETURN_IF_ERROR(BindMatrixF32(model, "attn.location.weight", c.max_src_len, H,
-                                            &location_w_, detail));
+      EDGENMT_RETURN_IF_ERROR(
+          BindMatrix(model, "attn.location.weight", c.max_src_len, H, arena, &location_w_, detail));
       break;
   }
   if (type_ == AttentionType::kLocalP) {
-    EDGENMT_RETURN_IF_ERROR(BindMatrixF32(model, "attn.predict_w.weight", A, H, &predict_w_,
-                                          detail));
-    EDGENMT_RETURN_IF_ERROR(BindMatrixF32(model, "attn.predict_v.weight", 1, A, &predict_v_,
-                                          detail));
+    EDGENMT_RETURN_IF_ERROR(
+          BindMatrix(model, "attn.predict_w.weight", A, H, arena, &predict_w_, detail));
+    EDGENMT_RETURN_IF_ERROR(
+          BindMatrix(model, "attn.predict_v.weight", 1, A, arena, &predict_v_, detail));
   }
   const size_t rows = static_cast<size_t>(max_rows);
   const size_t src = static_cast<size_t>(max_src_len);
@@ -87,8 +88,7 @@ void Attention::SetSource(const KernelTable& k, const float* states, int32_t src
   src_len_ = src_len;
   if (keys_ != nullptr) {
     // W_k h̄_s (+ b_k for bahdanau) for every s, once per sentence.
-    k.fully_connected_f32(src_len, encoder_size_, attn_hidden_, states, key_w_, key_b_, keys_,
-                          false);
+    ApplyLinear(k, src_len, states, key_w_, key_b_, keys_, false);
   }
 }
 
@@ -110,9 +110,9 @@ void Attention::ComputeWindows(const KernelTable& k, int32_t rows, const float* 
   } else if (type_ == AttentionType::kLocalP) {
     // p_t = S * sigmoid(v_p . tanh(W_p q)).
     const int32_t A = attn_hidden_;
-    k.fully_connected_f32(rows, query_size_, A, query, predict_w_, nullptr, predict_, false);
+    ApplyLinear(k, rows, query, predict_w_, nullptr, predict_, false);
     k.tanh_f32(rows * A, predict_, predict_);
-    k.fully_connected_f32(rows, A, 1, predict_, predict_v_, nullptr, positions_, false);
+    ApplyLinear(k, rows, predict_, predict_v_, nullptr, positions_, false);
     k.sigmoid_f32(rows, positions_, positions_);
     for (int32_t r = 0; r < rows; ++r) {
       const float p = static_cast<float>(S) * positions_[r];
@@ -136,7 +136,7 @@ void Attention::AdditiveScores(const KernelTable& k, int32_t rows) {
       const float* key = keys_ + static_cast<int64_t>(s) * A;
       for (int32_t j = 0; j < A; ++j) hidden_[j] = q_proj[j] + key[j];
       k.tanh_f32(A, hidden_, hidden_);
-      k.fully_connected_f32(1, A, 1, hidden_, v_, nullptr, score_row + s, false);
+      ApplyLinear(k, 1, hidden_, v_, nullptr, score_row + s, false);
     }
   }
 }
@@ -151,16 +151,16 @@ void Attention::ComputeScores(const KernelTable& k, int32_t rows, const float* q
       k.fully_connected_f32(rows, E, S, query, states_, nullptr, scores_, false);
       break;
     case ScoreType::kGeneral:
-      k.fully_connected_f32(rows, H, E, query, linear_in_, nullptr, query_proj_, false);
+      ApplyLinear(k, rows, query, linear_in_, nullptr, query_proj_, false);
       k.fully_connected_f32(rows, E, S, query_proj_, states_, nullptr, scores_, false);
       break;
     case ScoreType::kConcat:
-      k.fully_connected_f32(rows, H, attn_hidden_, query, query_w_, nullptr, query_proj_, false);
+      ApplyLinear(k, rows, query, query_w_, nullptr, query_proj_, false);
       AdditiveScores(k, rows);
       break;
     case ScoreType::kLocation:
       // (W_l q)[s] for s < S: the first S rows of W_l.
-      k.fully_connected_f32(rows, H, S, query, location_w_, nullptr, scores_, false);
+      ApplyLinear(k, rows, query, location_w_, nullptr, scores_, false, S);
       break;
   }
 }

@@ -19,6 +19,7 @@
 #include "edgenmt/model.h"
 #include "error_detail.h"
 #include "kernels/kernel_table.h"
+#include "layers/weights.h"
 
 namespace edgenmt {
 
@@ -53,14 +54,14 @@ class Attention {
   int32_t max_src_len_ = 0;
 
   // Weights (pointers into the model buffer).
-  const float* linear_in_ = nullptr;   // general: [E, H]
-  const float* query_w_ = nullptr;     // concat/bahdanau: [A, H]
-  const float* key_w_ = nullptr;       // concat/bahdanau: [A, E]
+  MatrixWeights linear_in_;            // general: [E, H]
+  MatrixWeights query_w_;              // concat/bahdanau: [A, H]
+  MatrixWeights key_w_;                // concat/bahdanau: [A, E]
   const float* key_b_ = nullptr;       // bahdanau: [A]
-  const float* v_ = nullptr;           // concat/bahdanau: [1, A]
-  const float* location_w_ = nullptr;  // location: [model max_src_len, H]
-  const float* predict_w_ = nullptr;   // local_p: [A, H]
-  const float* predict_v_ = nullptr;   // local_p: [1, A]
+  MatrixWeights v_;                    // concat/bahdanau: [1, A]
+  MatrixWeights location_w_;           // location: [model max_src_len, H]
+  MatrixWeights predict_w_;            // local_p: [A, H]
+  MatrixWeights predict_v_;            // local_p: [1, A]
 
   // Per sentence.
   const float* states_ = nullptr;

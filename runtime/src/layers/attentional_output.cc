@@ -12,8 +12,8 @@ Status AttentionalOutput::Prepare(const Model& model, int32_t max_rows, Arena* a
   has_context_ = c.attention != AttentionType::kNone;
   context_size_ = has_context_ ? c.encoder_output_size() : 0;
   hidden_size_ = c.dec_hidden;
-  EDGENMT_RETURN_IF_ERROR(BindMatrixF32(model, "attn_out.weight", hidden_size_,
-                                        context_size_ + hidden_size_, &weight_, detail));
+  EDGENMT_RETURN_IF_ERROR(BindMatrix(model, "attn_out.weight", hidden_size_,
+                                     context_size_ + hidden_size_, arena, &weight_, detail));
   if (has_context_) {
     concat_ = arena->AllocateArray<float>(static_cast<size_t>(max_rows) *
                                           static_cast<size_t>(context_size_ + hidden_size_));
@@ -35,7 +35,7 @@ void AttentionalOutput::Compute(const KernelTable& k, int32_t rows, const float*
     }
     input = concat_;
   }
-  k.fully_connected_f32(rows, context_size_ + H, H, input, weight_, nullptr, out, false);
+  ApplyLinear(k, rows, input, weight_, nullptr, out, false);
   k.tanh_f32(rows * H, out, out);
 }
 

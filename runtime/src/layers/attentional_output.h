@@ -11,6 +11,7 @@
 #include "edgenmt/model.h"
 #include "error_detail.h"
 #include "kernels/kernel_table.h"
+#include "layers/weights.h"
 
 namespace edgenmt {
 
@@ -27,7 +28,7 @@ class AttentionalOutput {
   bool has_context_ = false;
   int32_t context_size_ = 0;
   int32_t hidden_size_ = 0;
-  const float* weight_ = nullptr;  // [H, E + H] or [H, H]
+  MatrixWeights weight_;  // [H, E + H] or [H, H]
   float* concat_ = nullptr;        // [max_rows, E + H]
 };
 

@@ -6,7 +6,7 @@
 
 namespace edgenmt {
 
-Status Bridge::Prepare(const Model& model, ErrorDetail* detail) {
+Status Bridge::Prepare(const Model& model, Arena* arena, ErrorDetail* detail) {
   const ModelConfig& c = model.config();
   enabled_ = c.bridge;
   lstm_ = c.cell == CellType::kLstm;
@@ -19,13 +19,13 @@ Status Bridge::Prepare(const Model& model, ErrorDetail* detail) {
   if (!enabled_) return Status::kOk;
   for (int32_t l = 0; l < layers_; ++l) {
     LayerWeights& w = weights_[l];
-    EDGENMT_RETURN_IF_ERROR(BindMatrixF32(model, NameBuilder("bridge.", l, ".h.weight").c_str(),
-                                          hidden_size_, encoder_size_, &w.h_weight, detail));
+    EDGENMT_RETURN_IF_ERROR(BindMatrix(model, NameBuilder("bridge.", l, ".h.weight").c_str(),
+                                       hidden_size_, encoder_size_, arena, &w.h_weight, detail));
     EDGENMT_RETURN_IF_ERROR(BindVectorF32(model, NameBuilder("bridge.", l, ".h.bias").c_str(),
                                           hidden_size_, &w.h_bias, detail));
     if (lstm_) {
-      EDGENMT_RETURN_IF_ERROR(BindMatrixF32(model, NameBuilder("bridge.", l, ".c.weight").c_str(),
-                                            hidden_size_, encoder_size_, &w.c_weight, detail));
+      EDGENMT_RETURN_IF_ERROR(BindMatrix(model, NameBuilder("bridge.", l, ".c.weight").c_str(),
+                                         hidden_size_, encoder_size_, arena, &w.c_weight, detail));
       EDGENMT_RETURN_IF_ERROR(BindVectorF32(model, NameBuilder("bridge.", l, ".c.bias").c_str(),
                                             hidden_size_, &w.c_bias, detail));
     }
@@ -43,12 +43,10 @@ void Bridge::Apply(const KernelTable& k, const float* final_h, const float* fina
       continue;
     }
     const LayerWeights& w = weights_[l];
-    k.fully_connected_f32(1, encoder_size_, hidden_size_, final_h, w.h_weight, w.h_bias, h0[l],
-                          false);
+    ApplyLinear(k, 1, final_h, w.h_weight, w.h_bias, h0[l], false);
     k.tanh_f32(hidden_size_, h0[l], h0[l]);
     if (lstm_) {
-      k.fully_connected_f32(1, encoder_size_, hidden_size_, final_c, w.c_weight, w.c_bias,
-                            c0[l], false);
+      ApplyLinear(k, 1, final_c, w.c_weight, w.c_bias, c0[l], false);
     }
   }
 }

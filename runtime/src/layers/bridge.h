@@ -8,14 +8,16 @@
 
 #include "edgenmt/model.h"
 #include "error_detail.h"
+#include "edgenmt/arena.h"
 #include "kernels/kernel_table.h"
 #include "layers/layer_limits.h"
+#include "layers/weights.h"
 
 namespace edgenmt {
 
 class Bridge {
  public:
-  Status Prepare(const Model& model, ErrorDetail* detail);
+  Status Prepare(const Model& model, Arena* arena, ErrorDetail* detail);
 
   // h0[l], c0[l]: [H] outputs for each decoder layer (c0 ignored for GRU).
   void Apply(const KernelTable& k, const float* final_h, const float* final_c, float* const* h0,
@@ -23,9 +25,9 @@ class Bridge {
 
  private:
   struct LayerWeights {
-    const float* h_weight = nullptr;  // [H, E]
+    MatrixWeights h_weight;           // [H, E]
     const float* h_bias = nullptr;    // [H]
-    const float* c_weight = nullptr;  // [H, E] (LSTM)
+    MatrixWeights c_weight;           // [H, E] (LSTM)
     const float* c_bias = nullptr;
   };
   bool enabled_ = false;

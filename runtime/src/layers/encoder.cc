@@ -19,17 +19,17 @@ Status Encoder::Prepare(const Model& model, int32_t max_src_len, Arena* arena,
   if (layers_ < 1 || layers_ > kMaxRuntimeLayers) {
     return detail->Fail(Status::kUnsupported, "enc_layers ", layers_, " out of range (this build supports up to ", kMaxRuntimeLayers, ")");
   }
-  EDGENMT_RETURN_IF_ERROR(BindMatrixF32(model, "src_embed.weight", c.src_vocab_size,
-                                        c.src_embed, &embedding_, detail));
+  EDGENMT_RETURN_IF_ERROR(BindMatrix(model, "src_embed.weight", c.src_vocab_size, c.src_embed,
+                                     arena, &embedding_, detail));
   for (int32_t l = 0; l < layers_; ++l) {
     const int32_t input_size = l == 0 ? embed_size_ : output_size_;
     EDGENMT_RETURN_IF_ERROR(forward_[l].Prepare(model, cell_, "encoder.rnn.",
                                                 NameBuilder("_l", l).c_str(), input_size,
-                                                hidden_size_, 1, arena, detail));
+                                                hidden_size_, 1, false, arena, detail));
     if (bidirectional_) {
       EDGENMT_RETURN_IF_ERROR(backward_[l].Prepare(model, cell_, "encoder.rnn.",
                                                    NameBuilder("_l", l, "_reverse").c_str(),
-                                                   input_size, hidden_size_, 1, arena, detail));
+                                                   input_size, hidden_size_, 1, false, arena, detail));
     }
   }
   const size_t rows = static_cast<size_t>(max_src_len);
@@ -75,7 +75,7 @@ void Encoder::Encode(const KernelTable& k, const int32_t* src_ids, int32_t src_l
   for (int32_t s = 0; s < src_len; ++s) {
     ids_[s] = reverse_source_ ? src_ids[src_len - 1 - s] : src_ids[s];
   }
-  k.embedding_lookup_f32(src_len, ids_, embedding_, embed_size_, embedded_, embed_size_);
+  ApplyEmbedding(k, src_len, ids_, embedding_, embedded_, embed_size_);
   const bool lstm = cell_ == CellType::kLstm;
   const float* input = embedded_;
   float* output = nullptr;

@@ -14,6 +14,7 @@
 #include "edgenmt/model.h"
 #include "error_detail.h"
 #include "kernels/kernel_table.h"
+#include "layers/weights.h"
 #include "layers/recurrent_cell.h"
 #include "layers/layer_limits.h"
 
@@ -45,7 +46,7 @@ class Encoder {
   int32_t hidden_size_ = 0;
   int32_t output_size_ = 0;
   int32_t src_len_ = 0;
-  const float* embedding_ = nullptr;  // [V_s, src_embed]
+  MatrixWeights embedding_;  // [V_s, src_embed]
   RecurrentCell forward_[kMaxRuntimeLayers];
   RecurrentCell backward_[kMaxRuntimeLayers];
   int32_t* ids_ = nullptr;         // [max_src]

@@ -4,19 +4,18 @@
 
 namespace edgenmt {
 
-Status Generator::Prepare(const Model& model, ErrorDetail* detail) {
+Status Generator::Prepare(const Model& model, Arena* arena, ErrorDetail* detail) {
   const ModelConfig& c = model.config();
   vocab_size_ = c.tgt_vocab_size;
   hidden_size_ = c.dec_hidden;
-  EDGENMT_RETURN_IF_ERROR(BindMatrixF32(model, "generator.weight", vocab_size_, hidden_size_,
-                                        &weight_, detail));
+  EDGENMT_RETURN_IF_ERROR(BindMatrix(model, "generator.weight", vocab_size_, hidden_size_, arena,
+                                     &weight_, detail));
   return BindVectorF32(model, "generator.bias", vocab_size_, &bias_, detail);
 }
 
 void Generator::Compute(const KernelTable& k, int32_t rows, const float* attentional,
                         float* log_probs) const {
-  k.fully_connected_f32(rows, hidden_size_, vocab_size_, attentional, weight_, bias_, log_probs,
-                        false);
+  ApplyLinear(k, rows, attentional, weight_, bias_, log_probs, false);
   for (int32_t r = 0; r < rows; ++r) {
     float* row = log_probs + static_cast<int64_t>(r) * vocab_size_;
     k.log_softmax_f32(vocab_size_, row, row);

@@ -7,13 +7,15 @@
 
 #include "edgenmt/model.h"
 #include "error_detail.h"
+#include "edgenmt/arena.h"
 #include "kernels/kernel_table.h"
+#include "layers/weights.h"
 
 namespace edgenmt {
 
 class Generator {
  public:
-  Status Prepare(const Model& model, ErrorDetail* detail);
+  Status Prepare(const Model& model, Arena* arena, ErrorDetail* detail);
 
   // attentional: [rows, H]; log_probs: [rows, V] natural-log probabilities.
   void Compute(const KernelTable& k, int32_t rows, const float* attentional,
@@ -24,7 +26,7 @@ class Generator {
  private:
   int32_t vocab_size_ = 0;
   int32_t hidden_size_ = 0;
-  const float* weight_ = nullptr;
+  MatrixWeights weight_;
   const float* bias_ = nullptr;
 };
 

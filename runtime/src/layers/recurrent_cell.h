@@ -2,8 +2,9 @@
 // rows (hypotheses, or one row per encoder time step).
 //
 // Prepare binds weight_ih [G*H, in], weight_hh [G*H, H], bias_ih, bias_hh (G = 4 for LSTM
-// i,f,g,o; 3 for GRU r,z,n) named <prefix>weight_ih<suffix> etc., and takes a scratch buffer of
-// [max_rows, G*H] from the arena. The compute calls never allocate.
+// i,f,g,o; 3 for GRU r,z,n) named <prefix>weight_ih<suffix> etc., and takes scratch buffers of
+// [max_rows, G*H] from the arena (input gates for Step(); GRU's hidden gates). The compute
+// calls never allocate.
 //
 // The input projection is split from the recurrence so the encoder can project all S time
 // steps in one matrix product and then run only the W_hh part per step.
@@ -16,14 +17,17 @@
 #include "edgenmt/model.h"
 #include "error_detail.h"
 #include "kernels/kernel_table.h"
+#include "layers/weights.h"
 
 namespace edgenmt {
 
 class RecurrentCell {
  public:
+  // max_rows: most rows per call. with_step_scratch: reserve [max_rows, G*H] for Step();
+  // callers that only use ProjectInput + StepProjected (the encoder) pass false.
   Status Prepare(const Model& model, CellType cell, const char* prefix, const char* suffix,
-                 int32_t input_size, int32_t hidden_size, int32_t max_rows, Arena* arena,
-                 ErrorDetail* detail);
+                 int32_t input_size, int32_t hidden_size, int32_t max_rows,
+                 bool with_step_scratch, Arena* arena, ErrorDetail* detail);
 
   CellType cell() const { return cell_; }
   int32_t input_size() const { return input_size_; }
@@ -40,7 +44,8 @@ class RecurrentCell {
   void StepProjected(const KernelTable& k, int32_t rows, float* gates, const float* h_in,
                      const float* c_in, float* h_out, float* c_out) const;
 
-  // ProjectInput into the cell's scratch, then StepProjected. rows <= max_rows.
+  // ProjectInput into the cell's scratch, then StepProjected. rows <= max_rows; needs
+  // with_step_scratch at Prepare.
   void Step(const KernelTable& k, int32_t rows, const float* x, const float* h_in,
             const float* c_in, float* h_out, float* c_out) const;
 
@@ -50,8 +55,8 @@ class RecurrentCell {
   int32_t hidden_size_ = 0;
   int32_t gate_size_ = 0;
   int32_t max_rows_ = 0;
-  const float* w_ih_ = nullptr;
-  const float* w_hh_ = nullptr;
+  MatrixWeights w_ih_;
+  MatrixWeights w_hh_;
   const float* b_ih_ = nullptr;
   const float* b_hh_ = nullptr;
   float* input_gates_ = nullptr;   // [max_rows, G*H] used by Step()
