@@ -4,7 +4,7 @@
 //   limits.max_src_len = 32; limits.max_beam = 5; limits.max_nbest = 5; limits.max_tgt_len = 48;
 //   size_t bytes = 0;
 //   RequiredArenaBytes(model, limits, &bytes);    // exact, same planning code as Init
-//   static uint8_t arena[...] alignas(16);        // or any caller memory, 16-byte aligned
+//   alignas(16) static uint8_t arena[kBytes];     // or any caller memory, 16-byte aligned
 //   Translator translator;
 //   translator.Init(&model, arena, sizeof arena, limits);
 //   TranslateOptions options = TranslateOptions::FromModel(model);  // stored decoding defaults
@@ -15,7 +15,10 @@
 // Memory: Init takes every buffer it will ever need from the arena (weights stay in the model
 // buffer), so arena_bytes_used() == RequiredArenaBytes() exactly, and Translate/TranslateIds
 // never allocate (no heap anywhere in the runtime). Arena layout: kArenaAlignment (16 bytes)
-// aligned bump allocation; the arena must start at a 16-byte boundary.
+// aligned bump allocation; the arena must start at a 16-byte boundary. The session's layer
+// objects (Translator::State, a few KB) sit at the start of the arena, followed by the buffers
+// in plan order. Init and RequiredArenaBytes need about sizeof(Translator::State) of stack
+// while planning (the measuring pass has no arena to place it in).
 //
 // Ownership and lifetime: the Translator keeps pointers to the Model and to the arena; both
 // must outlive it and stay unchanged. It owns nothing and needs no destruction beyond going
