@@ -13,7 +13,9 @@ Status StepDecoder::Prepare(const Model& model, const KernelTable* kernels, int3
     return detail->Fail(Status::kInvalidArgument, "decoder needs kernels, max_src_len >= 1 and "
                         "max_rows >= 1");
   }
-  if (c.scheme != QuantScheme::kFloat32) {
+  // float32 and the int8 hybrid scheme (int8 weights through BindMatrix/ApplyLinear) share
+  // this decoder; int8-full runs the integer decoder (docs/INT8.md).
+  if (c.scheme != QuantScheme::kFloat32 && c.scheme != QuantScheme::kInt8Hybrid) {
     return detail->Fail(Status::kUnsupported, "quantization scheme ",
                         static_cast<int32_t>(c.scheme), " not supported by the float runtime");
   }
