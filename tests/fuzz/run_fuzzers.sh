@@ -6,7 +6,7 @@
 #   tests/fuzz/run_fuzzers.sh BUILD_DIR SECONDS
 # New interesting inputs go to BUILD_DIR/fuzz-corpus/<target>/ (kept between runs, never in the
 # source tree); findings to BUILD_DIR/fuzz-artifacts/. To keep a finding as a regression test,
-# fix it and copy the input into tests/fuzz/corpus/<target>/ (replayed by ctest in every build).
+# fix it and copy the input into tests/fuzz/corpus/{model_load,translate}/ (replayed by ctest).
 set -euo pipefail
 
 build_dir=${1:?usage: run_fuzzers.sh BUILD_DIR SECONDS}
