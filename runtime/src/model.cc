@@ -8,12 +8,11 @@
 #include "edgenmt/model.h"
 
 #include <math.h>
-#include <stdarg.h>
-#include <stdio.h>
 #include <string.h>
 
 #include "edgenmt/schema/edgenmt_generated.h"
 #include "edgenmt/tensor_layout.h"
+#include "error_detail.h"
 
 namespace edgenmt {
 namespace {
@@ -58,17 +57,31 @@ bool CheckedBytes(const flatbuffers::Vector<int32_t>& shape, size_t element_size
   return true;
 }
 
-// Writes "[a, b, c]" into out.
-void FormatShape(const int32_t* shape, int32_t rank, char* out, size_t out_size) {
-  size_t used = 0;
-  out[0] = '\0';
-  for (int32_t i = 0; i <= rank && used < out_size; ++i) {
-    const int n = i == rank ? snprintf(out + used, out_size - used, "]")
-                            : snprintf(out + used, out_size - used, i == 0 ? "[%d" : ", %d",
-                                       static_cast<int>(shape[i]));
-    if (n < 0) return;
-    used += static_cast<size_t>(n);
+// "[a, b, c]"
+void FormatShape(const int32_t* shape, int32_t rank, ErrorDetail* out) {
+  out->Clear();
+  out->Append("[");
+  for (int32_t i = 0; i < rank; ++i) {
+    if (i > 0) out->Append(", ");
+    out->Append(shape[i]);
   }
+  out->Append("]");
+}
+
+// Replaces out[0, out_size) with the concatenation of `parts` (C strings and integers; no
+// stdio, so Cortex-M builds do not pull in printf) and returns `status`.
+template <typename... Parts>
+Status WriteDetail(char* out, size_t out_size, Status status, const Parts&... parts) {
+  ErrorDetail detail;
+  detail.Fail(status, parts...);
+  const char* text = detail.c_str();
+  size_t n = 0;
+  while (out_size > 0 && n + 1 < out_size && text[n] != '\0') {
+    out[n] = text[n];
+    ++n;
+  }
+  if (out_size > 0) out[n] = '\0';
+  return status;
 }
 
 }  // namespace
@@ -100,13 +113,10 @@ int32_t VocabularyView::Find(const char* data, uint32_t data_size) const {
   return -1;
 }
 
-Status Model::Fail(Status status, const char* fmt, ...) {
-  va_list args;
-  va_start(args, fmt);
-  vsnprintf(error_detail_, sizeof(error_detail_), fmt, args);
-  va_end(args);
+template <typename... Parts>
+Status Model::Fail(Status status, const Parts&... parts) {
   loaded_ = false;
-  return status;
+  return WriteDetail(error_detail_, sizeof(error_detail_), status, parts...);
 }
 
 Provenance Model::provenance() const {
@@ -187,12 +197,9 @@ class Checker {
   Checker(const fb::Model* root, char* detail, size_t detail_size)
       : root_(root), detail_(detail), detail_size_(detail_size) {}
 
-  Status Fail(Status status, const char* fmt, ...) {
-    va_list args;
-    va_start(args, fmt);
-    vsnprintf(detail_, detail_size_, fmt, args);
-    va_end(args);
-    return status;
+  template <typename... Parts>
+  Status Fail(Status status, const Parts&... parts) {
+    return WriteDetail(detail_, detail_size_, status, parts...);
   }
 
   Status ReadConfig(ModelConfig* out) {
@@ -229,11 +236,9 @@ class Checker {
     DecodingDefaults v{d->beam(), d->nbest(), d->alpha(), d->beta(), d->min_len(), d->max_len(),
                        d->max_len_ratio()};
     if (v.beam < 1 || v.beam > kMaxDecodingBeam)
-      return Fail(Status::kModelConfigInvalid, "decoding.beam: %d not in [1, %d]", v.beam,
-                  kMaxDecodingBeam);
+      return Fail(Status::kModelConfigInvalid, "decoding.beam: ", v.beam, " not in [1, ", kMaxDecodingBeam, "]");
     if (v.nbest < 1 || v.nbest > v.beam)
-      return Fail(Status::kModelConfigInvalid, "decoding.nbest: %d not in [1, beam=%d]", v.nbest,
-                  v.beam);
+      return Fail(Status::kModelConfigInvalid, "decoding.nbest: ", v.nbest, " not in [1, beam=", v.beam, "]");
     if (!IsFiniteFloat(v.alpha) || v.alpha < 0)
       return Fail(Status::kModelConfigInvalid, "decoding.alpha: must be finite and >= 0");
     if (!IsFiniteFloat(v.beta) || v.beta < 0)
@@ -241,11 +246,9 @@ class Checker {
     if (!IsFiniteFloat(v.max_len_ratio) || v.max_len_ratio < 0)
       return Fail(Status::kModelConfigInvalid, "decoding.max_len_ratio: must be finite and >= 0");
     if (v.max_len < 1 || v.max_len > kMaxModelDim)
-      return Fail(Status::kModelConfigInvalid, "decoding.max_len: %d not in [1, %d]", v.max_len,
-                  kMaxModelDim);
+      return Fail(Status::kModelConfigInvalid, "decoding.max_len: ", v.max_len, " not in [1, ", kMaxModelDim, "]");
     if (v.min_len < 0 || v.min_len > v.max_len)
-      return Fail(Status::kModelConfigInvalid, "decoding.min_len: %d not in [0, max_len=%d]",
-                  v.min_len, v.max_len);
+      return Fail(Status::kModelConfigInvalid, "decoding.min_len: ", v.min_len, " not in [0, max_len=", v.max_len, "]");
     *out = v;
     return Status::kOk;
   }
@@ -253,11 +256,9 @@ class Checker {
   Status ReadArenaPlan(const ModelConfig& cfg, ArenaPlan* out) {
     const fb::ArenaPlan* a = root_->arena_plan();
     if (a->max_src_len() < 1 || a->max_src_len() > cfg.max_src_len)
-      return Fail(Status::kModelConfigInvalid, "arena_plan.max_src_len: %d not in [1, %d]",
-                  a->max_src_len(), cfg.max_src_len);
+      return Fail(Status::kModelConfigInvalid, "arena_plan.max_src_len: ", a->max_src_len(), " not in [1, ", cfg.max_src_len, "]");
     if (a->beam() < 1 || a->beam() > kMaxDecodingBeam)
-      return Fail(Status::kModelConfigInvalid, "arena_plan.beam: %d not in [1, %d]", a->beam(),
-                  kMaxDecodingBeam);
+      return Fail(Status::kModelConfigInvalid, "arena_plan.beam: ", a->beam(), " not in [1, ", kMaxDecodingBeam, "]");
     *out = ArenaPlan{a->max_src_len(), a->beam(), a->bytes()};
     return Status::kOk;
   }
@@ -266,42 +267,41 @@ class Checker {
                         VocabularyView* out) {
     const Status kBad = Status::kModelVocabularyInvalid;
     if (v->tokens() == nullptr)
-      return Fail(kBad, "%s: no tokens", which);
+      return Fail(kBad, which, ": no tokens");
     const uint32_t size = v->tokens()->size();
     if (size != static_cast<uint32_t>(expected_size))
-      return Fail(kBad, "%s: %u tokens, config says %d", which, size, expected_size);
+      return Fail(kBad, which, ": ", size, " tokens, config says ", expected_size);
     const int32_t ids[4] = {v->pad_id(), v->unk_id(), v->bos_id(), v->eos_id()};
     const char* id_names[4] = {"pad_id", "unk_id", "bos_id", "eos_id"};
     for (int i = 0; i < 4; ++i) {
       if (ids[i] < 0 || ids[i] >= expected_size)
-        return Fail(kBad, "%s.%s: %d not in [0, %d)", which, id_names[i], ids[i], expected_size);
+        return Fail(kBad, which, ".", id_names[i], ": ", ids[i], " not in [0, ", expected_size, ")");
       for (int j = 0; j < i; ++j) {
         if (ids[i] == ids[j])
-          return Fail(kBad, "%s.%s == %s.%s (%d)", which, id_names[i], which, id_names[j], ids[i]);
+          return Fail(kBad, which, ".", id_names[i], " == ", which, ".", id_names[j], " (", ids[i], ")");
       }
     }
     for (uint32_t i = 0; i < size; ++i) {
       const flatbuffers::String* token = v->tokens()->Get(i);
-      if (token->size() == 0) return Fail(kBad, "%s: token %u is empty", which, i);
+      if (token->size() == 0) return Fail(kBad, which, ": token ", i, " is empty");
       if (HasNul(token))
-        return Fail(kBad, "%s: token %u contains a NUL byte", which, i);
+        return Fail(kBad, which, ": token ", i, " contains a NUL byte");
     }
     const flatbuffers::Vector<int32_t>* sorted = v->sorted_ids();
     if (sorted == nullptr || sorted->size() != size)
-      return Fail(kBad, "%s.sorted_ids: %u entries, expected %u", which,
-                  sorted == nullptr ? 0u : sorted->size(), size);
+      return Fail(kBad, which, ".sorted_ids: ", sorted == nullptr ? 0u : sorted->size(), " entries, expected ", size);
     // Strictly increasing tokens along sorted_ids: every id in range, every token distinct, and
     // (with size entries) every id exactly once.
     const flatbuffers::String* previous = nullptr;
     for (uint32_t i = 0; i < size; ++i) {
       const int32_t id = sorted->Get(i);
       if (id < 0 || static_cast<uint32_t>(id) >= size)
-        return Fail(kBad, "%s.sorted_ids[%u]: id %d out of range", which, i, id);
+        return Fail(kBad, which, ".sorted_ids[", i, "]: id ", id, " out of range");
       const flatbuffers::String* token = v->tokens()->Get(static_cast<uint32_t>(id));
       if (previous != nullptr) {
         const int c = CompareBytes(previous->c_str(), previous->size(), token->c_str(), token->size());
-        if (c == 0) return Fail(kBad, "%s: duplicate token (id %d)", which, id);
-        if (c > 0) return Fail(kBad, "%s.sorted_ids: not sorted at entry %u", which, i);
+        if (c == 0) return Fail(kBad, which, ": duplicate token (id ", id, ")");
+        if (c > 0) return Fail(kBad, which, ".sorted_ids: not sorted at entry ", i);
       }
       previous = token;
     }
@@ -320,31 +320,30 @@ class Checker {
   Status CheckActivations(const ModelConfig& cfg) {
     const auto* formats = root_->activations();
     const uint32_t count = formats == nullptr ? 0 : formats->size();
-    if (count > kMaxTensors) return Fail(Status::kModelMalformed, "%u activation formats", count);
+    if (count > kMaxTensors) return Fail(Status::kModelMalformed, count, " activation formats");
     for (uint32_t i = 0; i < count; ++i) {
       const fb::ActivationFormat* f = formats->Get(i);
       const char* name = f->name()->c_str();
-      if (HasNul(f->name())) return Fail(Status::kModelTensorInvalid, "activation %u: name contains NUL", i);
+      if (HasNul(f->name())) return Fail(Status::kModelTensorInvalid, "activation ", i, ": name contains NUL");
       bool known = false;
       ForEachExpectedActivation(cfg, [&](const ExpectedTensor& want) {
         known = strcmp(want.name, name) == 0;
         return !known;
       });
       if (!known)
-        return Fail(Status::kModelTensorInvalid, "activation %s: not used by this config", name);
+        return Fail(Status::kModelTensorInvalid, "activation ", name, ": not used by this config");
       for (uint32_t j = 0; j < i; ++j) {
         if (SameString(formats->Get(j)->name(), f->name()))
-          return Fail(Status::kModelTensorInvalid, "activation %s: appears twice", name);
+          return Fail(Status::kModelTensorInvalid, "activation ", name, ": appears twice");
       }
       if (f->int_bits() < kMinActivationIntBits || f->int_bits() > kMaxActivationIntBits)
-        return Fail(Status::kModelTensorInvalid, "activation %s: int_bits %d not in [%d, %d]", name,
-                    f->int_bits(), kMinActivationIntBits, kMaxActivationIntBits);
+        return Fail(Status::kModelTensorInvalid, "activation ", name, ": int_bits ", f->int_bits(), " not in [", kMinActivationIntBits, ", ", kMaxActivationIntBits, "]");
     }
     Status status = Status::kOk;
     ForEachExpectedActivation(cfg, [&](const ExpectedTensor& want) {
       bool found = false;
       for (uint32_t i = 0; i < count && !found; ++i) found = strcmp(formats->Get(i)->name()->c_str(), want.name) == 0;
-      if (!found) status = Fail(Status::kModelTensorMissing, "activation %s: missing (int8-full needs its format)", want.name);
+      if (!found) status = Fail(Status::kModelTensorMissing, "activation ", want.name, ": missing (int8-full needs its format)");
       return found;
     });
     return status;
@@ -354,40 +353,37 @@ class Checker {
     const Status kBad = Status::kModelTensorInvalid;
     const fb::Tensor* t = root_->tensors()->Get(index);
     const char* name = t->name()->c_str();
-    if (t->name()->size() == 0) return Fail(kBad, "tensor %u: empty name", index);
-    if (HasNul(t->name())) return Fail(kBad, "tensor %u: name contains NUL", index);
+    if (t->name()->size() == 0) return Fail(kBad, "tensor ", index, ": empty name");
+    if (HasNul(t->name())) return Fail(kBad, "tensor ", index, ": name contains NUL");
     for (uint32_t j = 0; j < index; ++j) {
       if (SameString(root_->tensors()->Get(j)->name(), t->name()))
-        return Fail(kBad, "tensor %s: name appears twice", name);
+        return Fail(kBad, "tensor ", name, ": name appears twice");
     }
     const flatbuffers::Vector<int32_t>* shape = t->shape();
     const int32_t rank = shape == nullptr ? 0 : static_cast<int32_t>(shape->size());
     if (rank < 1 || rank > kMaxTensorRank)
-      return Fail(kBad, "tensor %s: rank %d not in [1, %d]", name, rank, kMaxTensorRank);
+      return Fail(kBad, "tensor ", name, ": rank ", rank, " not in [1, ", kMaxTensorRank, "]");
     for (int32_t i = 0; i < rank; ++i) {
       const int32_t d = shape->Get(static_cast<uint32_t>(i));
       if (d < 1 || d > kMaxModelDim)
-        return Fail(kBad, "tensor %s: shape[%d] = %d not in [1, %d]", name, i, d, kMaxModelDim);
+        return Fail(kBad, "tensor ", name, ": shape[", i, "] = ", d, " not in [1, ", kMaxModelDim, "]");
     }
     const DType dtype = static_cast<DType>(static_cast<uint8_t>(t->dtype()));
     const size_t element_size = DTypeSize(dtype);
     if (element_size == 0)
-      return Fail(kBad, "tensor %s: unknown dtype %d", name, static_cast<int>(t->dtype()));
+      return Fail(kBad, "tensor ", name, ": unknown dtype ", static_cast<int>(t->dtype()));
     size_t expected_bytes = 0;
     if (!CheckedBytes(*shape, element_size, &expected_bytes))
-      return Fail(kBad, "tensor %s: size overflows", name);
+      return Fail(kBad, "tensor ", name, ": size overflows");
     if (t->buffer() >= root_->buffers()->size())
-      return Fail(kBad, "tensor %s: buffer index %u >= %u buffers", name, t->buffer(),
-                  root_->buffers()->size());
+      return Fail(kBad, "tensor ", name, ": buffer index ", t->buffer(), " >= ", root_->buffers()->size(), " buffers");
     const flatbuffers::Vector<uint8_t>* data = root_->buffers()->Get(t->buffer())->data();
-    if (data == nullptr) return Fail(kBad, "tensor %s: buffer %u has no data", name, t->buffer());
+    if (data == nullptr) return Fail(kBad, "tensor ", name, ": buffer ", t->buffer(), " has no data");
     if (data->size() != expected_bytes)
-      return Fail(kBad, "tensor %s: buffer holds %u bytes, shape and dtype need %zu", name,
-                  data->size(), expected_bytes);
+      return Fail(kBad, "tensor ", name, ": buffer holds ", data->size(), " bytes, shape and dtype need ", expected_bytes);
     const size_t offset = static_cast<size_t>(data->data() - file_start);
     if (offset % kModelBufferAlignment != 0)
-      return Fail(kBad, "tensor %s: data at file offset %zu is not %zu-byte aligned", name, offset,
-                  kModelBufferAlignment);
+      return Fail(kBad, "tensor ", name, ": data at file offset ", offset, " is not ", kModelBufferAlignment, "-byte aligned");
     return CheckQuantization(t, name, dtype, rank);
   }
 
@@ -395,37 +391,36 @@ class Checker {
     const Status kBad = Status::kModelTensorInvalid;
     const fb::Quantization* q = t->quantization();
     if (dtype == DType::kF32) {
-      if (q != nullptr) return Fail(kBad, "tensor %s: F32 tensor has quantization", name);
+      if (q != nullptr) return Fail(kBad, "tensor ", name, ": F32 tensor has quantization");
       return Status::kOk;
     }
     if (q == nullptr || q->scale() == nullptr || q->scale()->size() == 0)
-      return Fail(kBad, "tensor %s: quantized tensor has no scales", name);
+      return Fail(kBad, "tensor ", name, ": quantized tensor has no scales");
     const uint32_t count = q->scale()->size();
     const int32_t axis = q->axis();
     if (axis == -1) {
-      if (count != 1) return Fail(kBad, "tensor %s: per-tensor quantization with %u scales", name, count);
+      if (count != 1) return Fail(kBad, "tensor ", name, ": per-tensor quantization with ", count, " scales");
     } else {
       if (axis < 0 || axis >= rank)
-        return Fail(kBad, "tensor %s: quantization axis %d not in [-1, %d)", name, axis, rank);
+        return Fail(kBad, "tensor ", name, ": quantization axis ", axis, " not in [-1, ", rank, ")");
       const int32_t dim = t->shape()->Get(static_cast<uint32_t>(axis));
       if (count != static_cast<uint32_t>(dim))
-        return Fail(kBad, "tensor %s: %u scales, shape[%d] = %d", name, count, axis, dim);
+        return Fail(kBad, "tensor ", name, ": ", count, " scales, shape[", axis, "] = ", dim);
     }
     for (uint32_t i = 0; i < count; ++i) {
       const float s = q->scale()->Get(i);
       if (!IsFiniteFloat(s) || s <= 0)
-        return Fail(kBad, "tensor %s: scale[%u] is not finite and > 0", name, i);
+        return Fail(kBad, "tensor ", name, ": scale[", i, "] is not finite and > 0");
     }
     if (q->zero_point() != nullptr) {
       if (q->zero_point()->size() != count)
-        return Fail(kBad, "tensor %s: %u zero points for %u scales", name, q->zero_point()->size(),
-                    count);
+        return Fail(kBad, "tensor ", name, ": ", q->zero_point()->size(), " zero points for ", count, " scales");
       const int32_t lo = dtype == DType::kI8 ? -128 : dtype == DType::kI16 ? -32768 : 0;
       const int32_t hi = dtype == DType::kI8 ? 127 : dtype == DType::kI16 ? 32767 : 0;
       for (uint32_t i = 0; i < count; ++i) {
         const int32_t z = q->zero_point()->Get(i);
         if (z < lo || z > hi)
-          return Fail(kBad, "tensor %s: zero_point[%u] = %d not in [%d, %d]", name, i, z, lo, hi);
+          return Fail(kBad, "tensor ", name, ": zero_point[", i, "] = ", z, " not in [", lo, ", ", hi, "]");
       }
     }
     return Status::kOk;
@@ -463,16 +458,14 @@ Status Model::Load(const void* data, size_t size) {
   if (data == nullptr) return Fail(Status::kInvalidArgument, "model buffer is null");
   if (size == 0) return Fail(Status::kInvalidArgument, "model buffer is empty");
   if (reinterpret_cast<uintptr_t>(data) % kModelBufferAlignment != 0)
-    return Fail(Status::kInvalidArgument, "model buffer is not %zu-byte aligned",
-                kModelBufferAlignment);
+    return Fail(Status::kInvalidArgument, "model buffer is not ", kModelBufferAlignment, "-byte aligned");
   if (size >= FLATBUFFERS_MAX_BUFFER_SIZE)
-    return Fail(Status::kModelMalformed, "model is %zu bytes, larger than FlatBuffers allows", size);
+    return Fail(Status::kModelMalformed, "model is ", size, " bytes, larger than FlatBuffers allows");
   const uint8_t* bytes = static_cast<const uint8_t*>(data);
   if (size < 2 * sizeof(flatbuffers::uoffset_t))
-    return Fail(Status::kModelMalformed, "model is %zu bytes, too short for a header", size);
+    return Fail(Status::kModelMalformed, "model is ", size, " bytes, too short for a header");
   if (!fb::ModelBufferHasIdentifier(bytes)) {
-    return Fail(Status::kModelMalformed, "file identifier is not \"%s\" (not an edgenmt model)",
-                fb::ModelIdentifier());
+    return Fail(Status::kModelMalformed, "file identifier is not \"", fb::ModelIdentifier(), "\" (not an edgenmt model)");
   }
 
   flatbuffers::Verifier::Options options;
@@ -486,16 +479,14 @@ Status Model::Load(const void* data, size_t size) {
     flatbuffers::Verifier verifier(bytes, size, options);
     const flatbuffers::uoffset_t root_offset = flatbuffers::ReadScalar<flatbuffers::uoffset_t>(bytes);
     if (root_offset >= size || root_offset % sizeof(flatbuffers::uoffset_t) != 0)
-      return Fail(Status::kModelMalformed, "root table offset %u is outside the %zu-byte file",
-                  root_offset, size);
+      return Fail(Status::kModelMalformed, "root table offset ", root_offset, " is outside the ", size, "-byte file");
     const flatbuffers::Table* root = flatbuffers::GetRoot<flatbuffers::Table>(bytes);
     if (!root->VerifyTableStart(verifier) ||
         !root->VerifyField<uint32_t>(verifier, fb::Model::VT_FORMAT_VERSION, 4))
       return Fail(Status::kModelMalformed, "root table is corrupt or truncated");
     format_version_ = root->GetField<uint32_t>(fb::Model::VT_FORMAT_VERSION, 0);
     if (format_version_ < kOldestSupportedFormatVersion || format_version_ > kFormatVersion) {
-      return Fail(Status::kModelVersionUnsupported, "file version %u, runtime reads %u..%u",
-                  format_version_, kOldestSupportedFormatVersion, kFormatVersion);
+      return Fail(Status::kModelVersionUnsupported, "file version ", format_version_, ", runtime reads ", kOldestSupportedFormatVersion, "..", kFormatVersion);
     }
   }
   {
@@ -506,9 +497,9 @@ Status Model::Load(const void* data, size_t size) {
   }
   const fb::Model* root = fb::GetModel(bytes);
   if (root->tensors()->size() > kMaxTensors)
-    return Fail(Status::kModelMalformed, "%u tensors, at most %u", root->tensors()->size(), kMaxTensors);
+    return Fail(Status::kModelMalformed, root->tensors()->size(), " tensors, at most ", kMaxTensors);
   if (root->buffers()->size() > kMaxBuffers)
-    return Fail(Status::kModelMalformed, "%u buffers, at most %u", root->buffers()->size(), kMaxBuffers);
+    return Fail(Status::kModelMalformed, root->buffers()->size(), " buffers, at most ", kMaxBuffers);
 
   Checker check(root, error_detail_, sizeof(error_detail_));
   ModelConfig config{};
@@ -525,9 +516,7 @@ Status Model::Load(const void* data, size_t size) {
     EDGENMT_RETURN_IF_ERROR(check.CheckTensor(i, bytes));
     if (config.scheme == QuantScheme::kFloat32 &&
         root->tensors()->Get(i)->dtype() != fb::DType::F32) {
-      return Fail(Status::kModelTensorInvalid, "tensor %s: dtype %s in a float32 model",
-                  root->tensors()->Get(i)->name()->c_str(),
-                  fb::EnumNameDType(root->tensors()->Get(i)->dtype()));
+      return Fail(Status::kModelTensorInvalid, "tensor ", root->tensors()->Get(i)->name()->c_str(), ": dtype ", fb::EnumNameDType(root->tensors()->Get(i)->dtype()), " in a float32 model");
     }
   }
 
@@ -551,19 +540,19 @@ Status Model::Load(const void* data, size_t size) {
         ++e->count;
         TensorView have{};
         if (e->model->FindTensor(want.name, &have) != Status::kOk) {
-          snprintf(e->detail, e->detail_size, "tensor %s: missing (the config needs it)", want.name);
-          e->status = Status::kModelTensorMissing;
+          e->status = WriteDetail(e->detail, e->detail_size, Status::kModelTensorMissing, "tensor ",
+                                  want.name, ": missing (the config needs it)");
           return false;
         }
         bool same = have.rank == want.rank;
         for (int32_t i = 0; same && i < want.rank; ++i) same = have.shape[i] == want.shape[i];
         if (!same) {
-          char have_shape[48], want_shape[48];
-          FormatShape(have.shape, have.rank, have_shape, sizeof(have_shape));
-          FormatShape(want.shape, want.rank, want_shape, sizeof(want_shape));
-          snprintf(e->detail, e->detail_size, "tensor %s: shape %s, the config needs %s", want.name,
-                   have_shape, want_shape);
-          e->status = Status::kModelTensorInvalid;
+          ErrorDetail have_shape, want_shape;
+          FormatShape(have.shape, have.rank, &have_shape);
+          FormatShape(want.shape, want.rank, &want_shape);
+          e->status = WriteDetail(e->detail, e->detail_size, Status::kModelTensorInvalid, "tensor ",
+                                  want.name, ": shape ", have_shape.c_str(), ", the config needs ",
+                                  want_shape.c_str());
           return false;
         }
         return true;
@@ -583,7 +572,7 @@ Status Model::Load(const void* data, size_t size) {
         return !known;
       });
       if (!known)
-        return Fail(Status::kModelTensorInvalid, "tensor %s: not used by this config", name);
+        return Fail(Status::kModelTensorInvalid, "tensor ", name, ": not used by this config");
     }
     return Fail(Status::kInternal, "tensor count mismatch");
   }

@@ -1,19 +1,19 @@
 // ValidateModelConfig(): the docs/MODEL.md constraints on a config, shared by Model::Load and
 // the converter.
-#include <stdarg.h>
-#include <stdio.h>
-
 #include "edgenmt/model.h"
+#include "error_detail.h"
 
 namespace edgenmt {
 namespace {
 
-Status Invalid(char* detail, size_t detail_size, const char* fmt, ...) {
+template <typename... Parts>
+Status Invalid(char* detail, size_t detail_size, const Parts&... parts) {
+  ErrorDetail text;
+  text.Fail(Status::kModelConfigInvalid, parts...);
   if (detail != nullptr && detail_size > 0) {
-    va_list args;
-    va_start(args, fmt);
-    vsnprintf(detail, detail_size, fmt, args);
-    va_end(args);
+    size_t n = 0;
+    for (const char* p = text.c_str(); *p != '\0' && n + 1 < detail_size; ++p) detail[n++] = *p;
+    detail[n] = '\0';
   }
   return Status::kModelConfigInvalid;
 }
@@ -25,17 +25,15 @@ bool InRange(int32_t value, int32_t lo, int32_t hi) { return value >= lo && valu
 Status ValidateModelConfig(const ModelConfig& c, char* detail, size_t detail_size) {
   if (detail != nullptr && detail_size > 0) detail[0] = '\0';
   if (c.cell != CellType::kLstm && c.cell != CellType::kGru)
-    return Invalid(detail, detail_size, "config.cell: unknown value %d", static_cast<int>(c.cell));
+    return Invalid(detail, detail_size, "config.cell: unknown value ", static_cast<int>(c.cell));
   if (static_cast<uint8_t>(c.attention) > static_cast<uint8_t>(AttentionType::kBahdanau))
-    return Invalid(detail, detail_size, "config.attention: unknown value %d",
-                   static_cast<int>(c.attention));
+    return Invalid(detail, detail_size, "config.attention: unknown value ", static_cast<int>(c.attention));
   if (static_cast<uint8_t>(c.score) > static_cast<uint8_t>(ScoreType::kLocation))
-    return Invalid(detail, detail_size, "config.score: unknown value %d", static_cast<int>(c.score));
+    return Invalid(detail, detail_size, "config.score: unknown value ", static_cast<int>(c.score));
   if (static_cast<uint8_t>(c.tokenizer) > static_cast<uint8_t>(TokenizerType::kWord))
-    return Invalid(detail, detail_size, "config.tokenizer: unknown value %d",
-                   static_cast<int>(c.tokenizer));
+    return Invalid(detail, detail_size, "config.tokenizer: unknown value ", static_cast<int>(c.tokenizer));
   if (static_cast<uint8_t>(c.scheme) > static_cast<uint8_t>(QuantScheme::kInt8Full))
-    return Invalid(detail, detail_size, "config.scheme: unknown value %d", static_cast<int>(c.scheme));
+    return Invalid(detail, detail_size, "config.scheme: unknown value ", static_cast<int>(c.scheme));
 
   struct Size {
     const char* name;
@@ -58,8 +56,7 @@ Status ValidateModelConfig(const ModelConfig& c, char* detail, size_t detail_siz
   };
   for (const Size& s : sizes) {
     if (!InRange(s.value, s.lo, s.hi))
-      return Invalid(detail, detail_size, "config.%s: %d not in [%d, %d]", s.name,
-                     static_cast<int>(s.value), static_cast<int>(s.lo), static_cast<int>(s.hi));
+      return Invalid(detail, detail_size, "config.", s.name, ": ", static_cast<int>(s.value), " not in [", static_cast<int>(s.lo), ", ", static_cast<int>(s.hi), "]");
   }
 
   const int32_t E = c.encoder_output_size();
@@ -67,17 +64,13 @@ Status ValidateModelConfig(const ModelConfig& c, char* detail, size_t detail_siz
   const bool windowed = c.attention == AttentionType::kLocalM || c.attention == AttentionType::kLocalP;
   const bool luong = c.attention == AttentionType::kGlobal || windowed;
   if (E > kMaxModelDim)
-    return Invalid(detail, detail_size, "config.enc_hidden: encoder output size %d > %d",
-                   static_cast<int>(E), static_cast<int>(kMaxModelDim));
+    return Invalid(detail, detail_size, "config.enc_hidden: encoder output size ", static_cast<int>(E), " > ", static_cast<int>(kMaxModelDim));
   if (c.input_feeding && c.attention == AttentionType::kNone)
     return Invalid(detail, detail_size, "config.input_feeding: needs attention != none");
   if (luong && c.score == ScoreType::kDot && E != H)
-    return Invalid(detail, detail_size,
-                   "config.score: dot needs encoder output size (%d) == dec_hidden (%d)",
-                   static_cast<int>(E), static_cast<int>(H));
+    return Invalid(detail, detail_size, "config.score: dot needs encoder output size (", static_cast<int>(E), ") == dec_hidden (", static_cast<int>(H), ")");
   if (windowed && c.window < 1)
-    return Invalid(detail, detail_size, "config.window: local attention needs window >= 1, got %d",
-                   static_cast<int>(c.window));
+    return Invalid(detail, detail_size, "config.window: local attention needs window >= 1, got ", static_cast<int>(c.window));
   const bool needs_attn_hidden = c.attention == AttentionType::kBahdanau ||
                                  c.attention == AttentionType::kLocalP ||
                                  (luong && c.score == ScoreType::kConcat);

@@ -1,21 +1,43 @@
 // ExpectedTensors(): docs/MODEL.md's tensor list as code. Keep the two in step.
-#include <stdio.h>
-
 #include "edgenmt/tensor_layout.h"
 
 namespace edgenmt {
 namespace {
+
+// Writes prefix + layer (decimal, omitted if < 0) + suffix into name (bounded, NUL-terminated).
+void MakeName(char (&name)[kMaxTensorNameLength], const char* prefix, int32_t layer, const char* suffix) {
+  size_t n = 0;
+  auto put = [&](const char* text) {
+    while (*text != '\0' && n + 1 < sizeof(name)) name[n++] = *text++;
+  };
+  put(prefix);
+  if (layer >= 0) {
+    char digits[12];
+    int k = 0;
+    do {
+      digits[k++] = static_cast<char>('0' + layer % 10);
+      layer /= 10;
+    } while (layer > 0);
+    char text[12];
+    for (int i = 0; i < k; ++i) text[i] = digits[k - 1 - i];
+    text[k] = '\0';
+    put(text);
+  }
+  put(suffix);
+  name[n] = '\0';
+}
 
 // Emits tensors to the visitor; stops (and ignores further Add calls) once it returns false.
 class Emitter {
  public:
   Emitter(ExpectedTensorVisitor visitor, void* user) : visitor_(visitor), user_(user) {}
 
-  void Add(TensorRole role, int32_t d0, int32_t d1, const char* fmt, int32_t layer = 0,
+  // Name: prefix + layer (omitted when < 0) + suffix.
+  void Add(TensorRole role, int32_t d0, int32_t d1, const char* prefix, int32_t layer = -1,
            const char* suffix = "") {
     if (stopped_) return;
     ExpectedTensor t{};
-    snprintf(t.name, sizeof(t.name), fmt, static_cast<int>(layer), suffix);
+    MakeName(t.name, prefix, layer, suffix);
     t.role = role;
     t.shape[0] = d0;
     t.rank = 1;
@@ -53,20 +75,20 @@ int32_t ExpectedTensors(const ModelConfig& c, ExpectedTensorVisitor visitor, voi
     const int32_t rows = gates * c.enc_hidden;
     for (int32_t dir = 0; dir < (c.bidirectional ? 2 : 1); ++dir) {
       const char* suffix = dir == 0 ? "" : "_reverse";
-      out.Add(kW, rows, in, "encoder.rnn.weight_ih_l%d%s", l, suffix);
-      out.Add(kW, rows, c.enc_hidden, "encoder.rnn.weight_hh_l%d%s", l, suffix);
-      out.Add(kB, rows, 0, "encoder.rnn.bias_ih_l%d%s", l, suffix);
-      out.Add(kB, rows, 0, "encoder.rnn.bias_hh_l%d%s", l, suffix);
+      out.Add(kW, rows, in, "encoder.rnn.weight_ih_l", l, suffix);
+      out.Add(kW, rows, c.enc_hidden, "encoder.rnn.weight_hh_l", l, suffix);
+      out.Add(kB, rows, 0, "encoder.rnn.bias_ih_l", l, suffix);
+      out.Add(kB, rows, 0, "encoder.rnn.bias_hh_l", l, suffix);
     }
   }
 
   if (c.bridge) {
     for (int32_t l = 0; l < c.dec_layers; ++l) {
-      out.Add(kW, H, E, "bridge.%d.h.weight", l);
-      out.Add(kB, H, 0, "bridge.%d.h.bias", l);
+      out.Add(kW, H, E, "bridge.", l, ".h.weight");
+      out.Add(kB, H, 0, "bridge.", l, ".h.bias");
       if (c.cell == CellType::kLstm) {
-        out.Add(kW, H, E, "bridge.%d.c.weight", l);
-        out.Add(kB, H, 0, "bridge.%d.c.bias", l);
+        out.Add(kW, H, E, "bridge.", l, ".c.weight");
+        out.Add(kB, H, 0, "bridge.", l, ".c.bias");
       }
     }
   }
@@ -75,10 +97,10 @@ int32_t ExpectedTensors(const ModelConfig& c, ExpectedTensorVisitor visitor, voi
 
   for (int32_t l = 0; l < c.dec_layers; ++l) {
     const int32_t in = l == 0 ? DecoderInputSize(c) : H;
-    out.Add(kW, gates * H, in, "decoder.layers.%d.weight_ih", l);
-    out.Add(kW, gates * H, H, "decoder.layers.%d.weight_hh", l);
-    out.Add(kB, gates * H, 0, "decoder.layers.%d.bias_ih", l);
-    out.Add(kB, gates * H, 0, "decoder.layers.%d.bias_hh", l);
+    out.Add(kW, gates * H, in, "decoder.layers.", l, ".weight_ih");
+    out.Add(kW, gates * H, H, "decoder.layers.", l, ".weight_hh");
+    out.Add(kB, gates * H, 0, "decoder.layers.", l, ".bias_ih");
+    out.Add(kB, gates * H, 0, "decoder.layers.", l, ".bias_hh");
   }
 
   switch (c.attention) {
@@ -125,20 +147,20 @@ int32_t ExpectedActivations(const ModelConfig& c, ExpectedTensorVisitor visitor,
   if (visitor == nullptr || ValidateModelConfig(c, nullptr, 0) != Status::kOk) return 0;
   if (c.scheme != QuantScheme::kInt8Full || c.cell != CellType::kLstm) return 0;
   int32_t count = 0;
-  auto emit = [&](const char* fmt, int32_t layer, const char* suffix) {
+  auto emit = [&](const char* prefix, int32_t layer, const char* suffix) {
     ExpectedTensor t{};
-    snprintf(t.name, sizeof(t.name), fmt, static_cast<int>(layer), suffix);
+    MakeName(t.name, prefix, layer, suffix);
     t.rank = 0;
     t.role = TensorRole::kWeight;
     ++count;
     return visitor(t, user);
   };
   for (int32_t l = 0; l < c.enc_layers; ++l) {
-    if (!emit("encoder.rnn.l%d%s.cell", l, "")) return count;
-    if (c.bidirectional && !emit("encoder.rnn.l%d%s.cell", l, "_reverse")) return count;
+    if (!emit("encoder.rnn.l", l, ".cell")) return count;
+    if (c.bidirectional && !emit("encoder.rnn.l", l, "_reverse.cell")) return count;
   }
   for (int32_t l = 0; l < c.dec_layers; ++l) {
-    if (!emit("decoder.layers.%d%s.cell", l, "")) return count;
+    if (!emit("decoder.layers.", l, ".cell")) return count;
   }
   return count;
 }

@@ -178,7 +178,9 @@ class Model {
   size_t buffer_size() const { return buffer_size_; }
 
  private:
-  Status Fail(Status status, const char* fmt, ...);
+  // Records the concatenated parts (C strings, integers) as error_detail(); defined in model.cc.
+  template <typename... Parts>
+  Status Fail(Status status, const Parts&... parts);
 
   const void* buffer_ = nullptr;
   size_t buffer_size_ = 0;
