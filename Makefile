@@ -3,9 +3,13 @@
 #   make build    configure + build build/host (CMake preset "host")
 #   make models   convert models/g2p-en -> build/models/g2p-en.f32.enmt
 #   make demo     translate a few words with the CLI and print the timing
-#   make test     deps, build, models, then every test (C++ and the Python reference) via ctest
-#   make asan     build + test under AddressSanitizer/UBSan (build/host-asan)
-#   make fuzz     build the libFuzzer targets with clang-14 (build/fuzz)
+#   make test     deps, build, models, every test (C++ and the Python reference) via ctest, then
+#                 `make asan` and `make fuzz FUZZ_SECONDS=60`
+#   make asan     build + run the C++ ctest suite under AddressSanitizer + UBSan (build/host-asan;
+#                 UBSan does not recover, so any finding fails); tests labelled python or slow
+#                 are skipped there (ASAN_SKIP_LABELS)
+#   make fuzz     build the libFuzzer targets with clang-14 (build/fuzz) and run each for
+#                 FUZZ_SECONDS (default 600) from the committed seeds; fails on any finding
 SHELL := /bin/bash
 .SHELLFLAGS := -euo pipefail -c
 
@@ -16,6 +20,14 @@ CLI := $(BUILD_DIR)/edgenmt
 CHECKPOINT := models/g2p-en
 MODEL := build/models/g2p-en.f32.enmt
 DEMO_WORDS := hello world phoneme edge translation
+ASAN_DIR := build/host-asan
+ASAN_SKIP_LABELS := python|slow
+# LeakSanitizer on; UBSan stops at the first report (the build also uses -fno-sanitize-recover).
+SANITIZER_ENV := ASAN_OPTIONS=detect_leaks=1:check_initialization_order=1 \
+                 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
+FUZZ_DIR := build/fuzz
+FUZZ_SECONDS ?= 600
+FUZZ_TARGETS := model_load_fuzzer translate_fuzzer
 
 .PHONY: all deps configure build models demo test asan fuzz clean
 
@@ -47,15 +59,23 @@ demo: deps build models
 
 test: deps build models
 	ctest --test-dir $(BUILD_DIR) --output-on-failure -j $(JOBS)
+	$(MAKE) --no-print-directory asan
+	$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=60
 
 asan: deps
-	cmake --preset host-asan
-	cmake --build --preset host-asan -j $(JOBS)
-	ctest --test-dir build/host-asan --output-on-failure -j $(JOBS)
+	@start=$$(date +%s); \
+	cmake --preset host-asan; \
+	cmake --build --preset host-asan -j $(JOBS); \
+	$(SANITIZER_ENV) ctest --test-dir $(ASAN_DIR) --output-on-failure -j $(JOBS) -LE '$(ASAN_SKIP_LABELS)'; \
+	echo "make asan: build and tests took $$(( $$(date +%s) - start )) s"
 
+# Builds only the fuzz targets (and the runtime they link), not the whole tree, under clang-14.
 fuzz: deps
-	cmake --preset fuzz
-	cmake --build --preset fuzz -j $(JOBS)
+	@start=$$(date +%s); \
+	cmake --preset fuzz; \
+	cmake --build --preset fuzz -j $(JOBS) --target $(FUZZ_TARGETS); \
+	tests/fuzz/run_fuzzers.sh $(FUZZ_DIR) $(FUZZ_SECONDS); \
+	echo "make fuzz: build and $(FUZZ_SECONDS) s of fuzzing took $$(( $$(date +%s) - start )) s"
 
 clean:
 	rm -rf build/host build/host-asan build/fuzz build/models
