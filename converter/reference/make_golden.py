@@ -200,8 +200,10 @@ def make_small(args, words, src_vocab, tgt_vocab):
                      {"name": name, "seed": seed})
 
 
-def make_shipped(args, words):
+def make_shipped(args, words, src_vocab, tgt_vocab):
     model, sv, tv = load_checkpoint(args.shipped)
+    if sv.tokens != src_vocab.tokens or tv.tokens != tgt_vocab.tokens:
+        raise SystemExit(f"{args.shipped}: vocabularies differ from the ones built from {args.data}")
     out_dir = os.path.join(args.out, "g2p-en")
     os.makedirs(out_dir, exist_ok=True)
     write_golden(model, sv, tv, words, shipped_decode_options(), os.path.relpath(args.shipped, args.root),
@@ -224,7 +226,7 @@ def main():
     if args.which in ("small", "all"):
         make_small(args, words, src_vocab, tgt_vocab)
     if args.which in ("shipped", "all"):
-        make_shipped(args, words)
+        make_shipped(args, words, src_vocab, tgt_vocab)
 
 
 if __name__ == "__main__":
