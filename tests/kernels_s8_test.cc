@@ -237,6 +237,37 @@ TEST(FullyConnectedS8, BitExactAgainstNaiveLoopsOnRandomAndEdgeShapes) {
   EXPECT_GT(checked - saturated / 2, 100) << "and many unsaturated values";
 }
 
+TEST(FullyConnectedS8, StridedColumnBlockWithShiftOffsetIsExact) {
+  std::mt19937 rng(22);
+  for (int32_t k : kEdgeK) {
+    const int32_t rows = 1 + static_cast<int32_t>(rng() % 3), out = 1 + static_cast<int32_t>(rng() % 20);
+    const int32_t col0 = static_cast<int32_t>(rng() % 5), w_stride = col0 + k + 3, x_stride = k + 2;
+    auto x = RandomS8(rng, rows * x_stride);
+    auto w = RandomS8(rng, out * w_stride, -127, 127);
+    std::vector<int32_t> mult(out), shift(out), bias(out);
+    for (int m = 0; m < out; ++m) {
+      int sh = 0;
+      fxp::QuantizeMultiplier(std::ldexp(1.0 + (rng() % 1000) / 1000.0, static_cast<int>(rng() % 20) - 5), &mult[m], &sh);
+      shift[m] = sh;
+      bias[m] = static_cast<int32_t>(rng() % 20001) - 10000;
+    }
+    const int32_t offset = -7;
+    std::vector<int32_t> y(rows * out, 11);
+    ref_fully_connected_s8_s32_strided(rows, k, out, x.data(), x_stride, w.data() + col0, w_stride,
+                                       mult.data(), shift.data(), offset, bias.data(), y.data(), true);
+    for (int r = 0; r < rows; ++r) {
+      for (int m = 0; m < out; ++m) {
+        int64_t acc = 0;
+        for (int i = 0; i < k; ++i) acc += int64_t(x[r * x_stride + i]) * w[m * w_stride + col0 + i];
+        const int sh = std::clamp(shift[m] + offset, -31, 30);
+        const int64_t v = int64_t(ExactRequantize(acc, mult[m], sh)) + bias[m];
+        ASSERT_EQ(y[r * out + m], std::clamp<int64_t>(11 + std::clamp<int64_t>(v, INT32_MIN, INT32_MAX), INT32_MIN, INT32_MAX))
+            << "K=" << k << " r=" << r << " m=" << m;
+      }
+    }
+  }
+}
+
 TEST(FullyConnectedS8, ActivationClampAndZeroMultiplier) {
   const int8_t x[] = {127, 127, 127};
   const int8_t w[] = {127, 127, 127, -128, -128, -128};
@@ -361,7 +392,8 @@ TEST(LstmCellS16, MatchesFloatCellWithinQuantizationError) {
       for (auto& v : cell) v = static_cast<int16_t>(std::lround(std::ldexp(c(rng), 15 - cell_int_bits)));
       const std::vector<int16_t> cell_before = cell;
       std::vector<int8_t> h(hidden);
-      ref_lstm_cell_s16(hidden, gates.data(), cell_int_bits, cell.data(), h.data());
+      std::vector<int16_t> h16(hidden);
+      ref_lstm_cell_s16(hidden, gates.data(), cell_int_bits, cell.data(), h.data(), h16.data());
       const double cell_lsb = std::ldexp(1.0, cell_int_bits - 15);
       for (int j = 0; j < hidden; ++j) {
         const double i = Sigmoid(gates[j] / 4096.0), f = Sigmoid(gates[hidden + j] / 4096.0);
@@ -370,6 +402,7 @@ TEST(LstmCellS16, MatchesFloatCellWithinQuantizationError) {
         ASSERT_NEAR(cell[j] * cell_lsb, c_new, 2.5 * cell_lsb + 1e-4) << j;
         const double h_new = o * std::tanh(cell[j] * cell_lsb);  // from the integer cell
         ASSERT_NEAR(h[j] / 128.0, std::min(h_new, 127.0 / 128.0), 0.5 / 128.0 + 1e-4) << j;
+        ASSERT_NEAR(h16[j] / 32768.0, std::min(h_new, 32767.0 / 32768.0), 1.5 / 32768.0) << j;
       }
     }
   }

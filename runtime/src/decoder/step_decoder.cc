@@ -15,7 +15,8 @@ Status StepDecoder::Prepare(const Model& model, const KernelTable* kernels, int3
   }
   // float32 and the int8 hybrid scheme (int8 weights through BindMatrix/ApplyLinear) share
   // this decoder; int8-full runs the integer decoder (docs/INT8.md).
-  if (c.scheme != QuantScheme::kFloat32 && c.scheme != QuantScheme::kInt8Hybrid) {
+  if (c.scheme != QuantScheme::kFloat32 && c.scheme != QuantScheme::kInt8Hybrid &&
+      c.scheme != QuantScheme::kInt8Full) {
     return detail->Fail(Status::kUnsupported, "quantization scheme ",
                         static_cast<int32_t>(c.scheme), " not supported by the float runtime");
   }
@@ -44,6 +45,21 @@ Status StepDecoder::Prepare(const Model& model, const KernelTable* kernels, int3
     return detail->Fail(Status::kModelVocabularyInvalid, "target <s>/</s> ids out of range");
   }
 
+  integer_ = c.scheme == QuantScheme::kInt8Full;
+  if (integer_) {
+    // int8-full: the integer decoder computes everything; this object keeps the float outputs
+    // the search reads (exact images of the Q15.16 log-probs and Q0.15 weights).
+    EDGENMT_RETURN_IF_ERROR(integer_decoder_.Prepare(model, max_src_len, max_rows, arena, detail));
+    log_probs_ = arena->AllocateArray<float>(static_cast<size_t>(max_rows) *
+                                             static_cast<size_t>(vocab_size_));
+    if (has_attention()) {
+      integer_attention_ = arena->AllocateArray<float>(static_cast<size_t>(max_rows) *
+                                                       static_cast<size_t>(max_src_len));
+    }
+    rows_ = 0;
+    step_ = 0;
+    return Status::kOk;
+  }
   if (c.scheme == QuantScheme::kInt8Hybrid &&
       (kernels->fully_connected_s8_hybrid == nullptr || kernels->embedding_lookup_s8_f32 == nullptr)) {
     return detail->Fail(Status::kUnsupported, "kernel backend lacks the int8 hybrid kernels");
@@ -79,12 +95,19 @@ Status StepDecoder::Prepare(const Model& model, const KernelTable* kernels, int3
 }
 
 const float* StepDecoder::attention() const {
-  return has_attention() ? attention_.weights() : nullptr;
+  if (!has_attention()) return nullptr;
+  return integer_ ? integer_attention_ : attention_.weights();
 }
 
 void StepDecoder::Encode(const int32_t* src_ids, int32_t src_len) {
   const KernelTable& k = *k_;
   src_len_ = src_len;
+  if (integer_) {
+    integer_decoder_.Encode(src_ids, src_len);
+    rows_ = 1;
+    step_ = 0;
+    return;
+  }
   encoder_.Encode(k, src_ids, src_len);
   if (has_attention()) attention_.SetSource(k, encoder_.states(), src_len);
   bridge_.Apply(k, encoder_.final_h(), encoder_.final_c(), h_, c_);
@@ -97,6 +120,11 @@ void StepDecoder::Step(const int32_t* prev_tokens, int32_t rows) {
   const KernelTable& k = *k_;
   const int32_t H = hidden_size_;
   rows_ = rows;
+  if (integer_) {
+    integer_decoder_.Step(prev_tokens, rows, step_, log_probs_, integer_attention_);
+    ++step_;
+    return;
+  }
   // Layer-0 input u = [E_tgt[y]; c_t (bahdanau); h̃_{t-1} (input feeding)].
   ApplyEmbedding(k, rows, prev_tokens, embedding_, input_, input_size_);
   int32_t column = embed_size_;
@@ -145,6 +173,11 @@ void StepDecoder::Gather(float* buffer, int32_t width, const int32_t* parents,
 
 void StepDecoder::Reorder(const int32_t* parents, int32_t new_rows) {
   const int32_t H = hidden_size_;
+  if (integer_) {
+    integer_decoder_.Reorder(parents, rows_, new_rows);
+    rows_ = new_rows;
+    return;
+  }
   for (int32_t l = 0; l < layers_; ++l) {
     Gather(h_[l], H, parents, new_rows);
     if (lstm_) Gather(c_[l], H, parents, new_rows);

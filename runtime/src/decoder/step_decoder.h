@@ -23,6 +23,7 @@
 #include "error_detail.h"
 #include "kernels/kernel_table.h"
 #include "layers/weights.h"
+#include "decoder/integer_decoder.h"
 #include "layers/attention.h"
 #include "layers/attentional_output.h"
 #include "layers/bridge.h"
@@ -92,6 +93,10 @@ class StepDecoder {
   Attention attention_;
   AttentionalOutput attentional_output_;
   Generator generator_;
+  // int8-full models (docs/INT8.md): everything runs in integer_decoder_.
+  bool integer_ = false;
+  IntegerDecoder integer_decoder_;
+  float* integer_attention_ = nullptr;  // [max_rows, max_src_len]
 
   float* h_[kMaxRuntimeLayers] = {};  // [max_rows, H] per layer
   float* c_[kMaxRuntimeLayers] = {};  // [max_rows, H] per layer (LSTM)

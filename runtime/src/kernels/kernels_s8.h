@@ -83,6 +83,18 @@ void ref_fully_connected_s8_s32(int32_t rows, int32_t in_features, int32_t out_f
                                 const int8_t* x, const int8_t* w, const int32_t* bias,
                                 const RequantParams& params, int32_t* y, bool accumulate);
 
+// Column block of a wider matrix into an int32 accumulation (the int8-full layers use it for
+// inputs made of parts with different scales, e.g. [embedding; h~]): for r < rows, m < out,
+// v = MBQM(sum_k x[r * x_stride + k] * w[m * w_stride + k], multiplier[m], shift[m] +
+// shift_offset) (+ bias[m] when bias is non-null, added after requantization, saturating);
+// y[r * out + m] = accumulate ? sat(y + v) : v. shift_offset folds a power-of-two input scale
+// chosen at run time into the precomputed per-row shifts (result shifts stay in [-31, 30]).
+void ref_fully_connected_s8_s32_strided(int32_t rows, int32_t in_features, int32_t out_features,
+                                        const int8_t* x, int32_t x_stride, const int8_t* w,
+                                        int32_t w_stride, const int32_t* multiplier,
+                                        const int32_t* shift, int32_t shift_offset,
+                                        const int32_t* bias, int32_t* y, bool accumulate);
+
 // ---- activations -------------------------------------------------------------------------------
 
 // y = sigmoid(x), x in Q(input_int_bits).(15 - input_int_bits) (Q3.12: 3), y in Q0.15.
@@ -113,9 +125,10 @@ void ref_log_softmax_s32(int32_t n, const int32_t* x, int32_t input_int_bits, in
 // LSTM cell (PyTorch gate order i, f, g, o). gates: [4 * hidden] pre-activations in Q3.12.
 // cell: [hidden] in Q(cell_int_bits).(15 - cell_int_bits), read and updated in place.
 // h: [hidden] output, int8 with scale 2^-7 (h = o * tanh(c') lies in (-1, 1); values above
-// 127/128 clip to 127, an error of at most 1 LSB).
+// 127/128 clip to 127, an error of at most 1 LSB). h16: null, or [hidden] the same h in Q0.15
+// (the encoder keeps its states at 16 bits for the attention scores and context).
 void ref_lstm_cell_s16(int32_t hidden, const int16_t* gates, int32_t cell_int_bits,
-                       int16_t* cell, int8_t* h);
+                       int16_t* cell, int8_t* h, int16_t* h16);
 // GRU cell (gate order r, z, n). gi = W_i x + b_i and gh = W_h h + b_h, each [3 * hidden] in
 // Q3.12. state: [hidden] h in Q0.15, read and updated in place (kept at 16 bits because it is
 // the cell's memory). h_s8: [hidden] the new h as int8 with scale 2^-7 for the next matmuls.

@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# docs/INT8.md "Accuracy contract": an int8 file of the shipped model against its float32 file
+# on a data split with `edgenmt eval --reference`: WER(int8) - WER(f32) <= 0.5 absolute,
+# PER delta <= 0.15, outputs identical on >= 98 % of words (greedy only), and the int8 file at
+# most 30 % of the float32 file's bytes.
+# usage: int8_accuracy.sh CLI INT8_FILE F32_FILE DATA_TSV BEAM [LIMIT]
+set -euo pipefail
+cli=$1 model=$2 reference=$3 data=$4 beam=$5 limit=${6:-0}
+
+args=(eval -m "$model" --reference "$reference" --data "$data" --beam "$beam")
+if [ "$limit" != "0" ]; then args+=(--limit "$limit"); fi
+out=$("$cli" "${args[@]}")
+echo "$out"
+/usr/bin/python3 - "$out" "$model" "$reference" "$beam" <<'PY'
+import os, re, sys
+out, model, reference, beam = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
+def find(pattern):
+    m = re.search(pattern, out, re.M)
+    if not m:
+        sys.exit(f"no match for {pattern!r} in the eval output")
+    return m
+ref = find(r"^reference: words=(\d+) WER=([0-9.]+) PER=([0-9.]+)")
+got = find(r"^words=(\d+) WER=([0-9.]+) PER=([0-9.]+)\s*\Z")
+agreement = float(find(r"^agreement=([0-9.]+)%")[1])
+failures = []
+wer_delta = float(got[2]) - float(ref[2])
+per_delta = float(got[3]) - float(ref[3])
+if wer_delta > 0.5 + 1e-9:
+    failures.append(f"WER delta {wer_delta:+.2f} > 0.5")
+if per_delta > 0.15 + 1e-9:
+    failures.append(f"PER delta {per_delta:+.2f} > 0.15")
+if beam == 1 and agreement < 98.0:
+    failures.append(f"greedy agreement {agreement:.2f} % < 98 %")
+ratio = os.path.getsize(model) / os.path.getsize(reference)
+if ratio > 0.30:
+    failures.append(f"file is {100 * ratio:.1f} % of float32 (> 30 %)")
+print(f"WER delta {wer_delta:+.2f}, PER delta {per_delta:+.2f}, agreement {agreement:.2f} %, "
+      f"size {100 * ratio:.1f} % of float32")
+if failures:
+    sys.exit("FAIL: " + "; ".join(failures))
+print("OK: within the int8 accuracy contract")
+PY
