@@ -8,6 +8,7 @@
 #   make asan     build + run the C++ ctest suite under AddressSanitizer + UBSan (build/host-asan;
 #                 UBSan does not recover, so any finding fails); tests labelled python or slow
 #                 are skipped there (ASAN_SKIP_LABELS)
+#   make bench    words/s, arena, model size and peak RSS: edgenmt vs the PyTorch reference
 #   make fuzz     build the libFuzzer targets with clang-14 (build/fuzz) and run each for
 #                 FUZZ_SECONDS (default 600) from the committed seeds; fails on any finding
 SHELL := /bin/bash
@@ -27,9 +28,10 @@ SANITIZER_ENV := ASAN_OPTIONS=detect_leaks=1:check_initialization_order=1 \
                  UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 FUZZ_DIR := build/fuzz
 FUZZ_SECONDS ?= 600
+BENCH_WORDS ?= 2000
 FUZZ_TARGETS := model_load_fuzzer translate_fuzzer
 
-.PHONY: all deps configure build models demo test asan fuzz clean
+.PHONY: all deps configure build models demo test asan fuzz bench clean
 
 all: build
 
@@ -76,6 +78,10 @@ fuzz: deps
 	cmake --build --preset fuzz -j $(JOBS) --target $(FUZZ_TARGETS); \
 	tests/fuzz/run_fuzzers.sh $(FUZZ_DIR) $(FUZZ_SECONDS); \
 	echo "make fuzz: build and $(FUZZ_SECONDS) s of fuzzing took $$(( $$(date +%s) - start )) s"
+
+# edgenmt against the PyTorch reference, side by side in one table (tools/bench/bench.py).
+bench: deps build models
+	/usr/bin/python3 tools/bench/bench.py --words $(BENCH_WORDS)
 
 clean:
 	rm -rf build/host build/host-asan build/fuzz build/models
