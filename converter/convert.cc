@@ -1,6 +1,7 @@
 #include "convert.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -111,12 +112,57 @@ SessionLimits ArenaPlanLimits(const Model& model) {
   return limits;
 }
 
+namespace {
+
+// docs/INT8.md "Calibration": build the file with every cell at the widest format, run it over
+// the calibration sources, and store the per-cell formats found.
+void CalibrateInt8Full(const ConvertOptions& o, ModelFileContents* contents,
+                       std::vector<std::string>* lines) {
+  std::vector<std::string> sources;
+  try {
+    sources = ReadCalibrationSources(o.calibration_path, o.calibration_max_lines);
+  } catch (const ConvertError&) {
+    if (o.calibration_required) throw;
+    lines->push_back("calibration file " + o.calibration_path +
+                     " not found: every LSTM cell kept at Q4.11");
+    return;
+  }
+  for (ActivationFormatRecord& a : contents->activations) a.int_bits = kMaxActivationIntBits;
+  const std::vector<uint8_t> wide = BuildModelFile(*contents);
+  const size_t padded =
+      (wide.size() + kModelBufferAlignment - 1) / kModelBufferAlignment * kModelBufferAlignment;
+  std::unique_ptr<void, decltype(&free)> buffer(aligned_alloc(kModelBufferAlignment, padded), &free);
+  if (buffer == nullptr) throw ConvertError(kExitWriteFailed, "calibration", "out of memory");
+  memcpy(buffer.get(), wide.data(), wide.size());
+  auto model = std::make_unique<Model>();
+  if (model->Load(buffer.get(), wide.size()) != Status::kOk)
+    throw ConvertError(kExitBadInput, "calibration", model->error_detail());
+  int64_t sentences = 0;
+  const std::vector<CellCalibration> cells =
+      CalibrateCellFormats(*model, sources, contents->decoding.max_len, &sentences);
+  lines->push_back("calibration " + o.calibration_path + ": " + std::to_string(sentences) +
+                   " sentences (integer decoder, greedy)");
+  for (size_t i = 0; i < cells.size() && i < contents->activations.size(); ++i) {
+    contents->activations[i].int_bits = cells[i].int_bits;
+    char line[160];
+    snprintf(line, sizeof(line), "  %-30s max|c| %7.3f -> Q%d.%d", cells[i].name.c_str(),
+             cells[i].abs_max, cells[i].int_bits, 15 - cells[i].int_bits);
+    lines->push_back(line);
+  }
+}
+
+}  // namespace
+
 ConvertSummary Convert(const ConvertOptions& o) {
   if (o.checkpoint_dir.empty()) throw Usage("--checkpoint", "required");
   if (o.out_path.empty()) throw Usage("--out", "required");
 
   const Checkpoint ckpt = LoadCheckpoint(o.checkpoint_dir);
   ModelFileContents contents = MakeModelFileContents(ckpt, o);
+  std::vector<std::string> calibration_lines;
+  if (o.scheme == QuantScheme::kInt8Full && !contents.activations.empty()) {
+    CalibrateInt8Full(o, &contents, &calibration_lines);
+  }
 
   // Verify with the runtime's loader before anything touches the output path, then record the
   // exact arena size the runtime's planner reports for this file, and verify the final bytes.
@@ -161,6 +207,7 @@ ConvertSummary Convert(const ConvertOptions& o) {
   }
   summary.file_bytes = file.size();
   summary.checkpoint_sha256 = ckpt.safetensors_sha256;
+  summary.calibration = calibration_lines;
   if (o.scheme != QuantScheme::kFloat32) {
     for (const TensorRecord& record : contents.tensors) {
       summary.quantization.push_back(ReportTensor(record.name, ckpt.tensors.at(record.name), record));

@@ -39,6 +39,10 @@ struct ConvertOptions {
   std::string created;  // ISO 8601; empty = today (UTC), or SOURCE_DATE_EPOCH's date if set
   // int8-full calibration sources (docs/INT8.md "Calibration"): TSV, first field per line.
   std::string calibration_path = "data/g2p/dev.tsv";
+  // True when --calibration was given: an unreadable file is then an error. The default file
+  // missing (e.g. running outside the repository) keeps Q4.11 cells and says so.
+  bool calibration_required = false;
+  int64_t calibration_max_lines = 2000;
 };
 
 struct ConvertSummary {
@@ -52,6 +56,8 @@ struct ConvertSummary {
   // int8 schemes: one line per tensor (storage, bytes, SQNR) and the float32 file's size.
   std::vector<TensorQuantizationReport> quantization;
   size_t float32_file_bytes = 0;
+  // int8-full: calibration result lines (one per LSTM cell, or why none ran).
+  std::vector<std::string> calibration;
 };
 
 // The file contents for an already checked checkpoint (no I/O). Throws ConvertError

@@ -105,6 +105,7 @@ ConvertOptions ParseArgs(int argc, char** argv) {
       o.created = next();
     } else if (flag == "--calibration") {
       o.calibration_path = next();
+      o.calibration_required = true;
     } else {
       throw ConvertError(kExitUsage, flag, "unknown option (see --help)");
     }
@@ -131,6 +132,7 @@ int main(int argc, char** argv) {
     printf("  decoding    beam=%d nbest=%d alpha=%g beta=%g min_len=%d max_len=%d max_len_ratio=%g\n",
            s.decoding.beam, s.decoding.nbest, s.decoding.alpha, s.decoding.beta, s.decoding.min_len,
            s.decoding.max_len, s.decoding.max_len_ratio);
+    for (const std::string& line : s.calibration) printf("  %s\n", line.c_str());
     if (!s.quantization.empty()) {
       printf("  quantization (SQNR of each stored tensor against the checkpoint):\n");
       printf("    %-36s %-9s %10s %10s %9s\n", "tensor", "storage", "f32 bytes", "bytes", "SQNR dB");

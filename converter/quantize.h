@@ -13,6 +13,8 @@
 #include <string>
 #include <vector>
 
+#include "edgenmt/model.h"
+
 namespace edgenmt::converter {
 
 // ---- weights ------------------------------------------------------------------------------------
@@ -101,6 +103,25 @@ int PowerOfTwoIntegerBits(double abs_max, double headroom, int min_bits, int max
 // (data/g2p/dev.tsv has "word<TAB>phonemes"). At most max_lines (0 = all). Throws
 // ConvertError(kExitBadInput) when the file cannot be read.
 std::vector<std::string> ReadCalibrationSources(const std::string& path, int64_t max_lines);
+
+// ---- int8-full cell-state formats ------------------------------------------------------------
+
+// Headroom over the observed max |c|: the chosen format holds 1.25x the calibration range.
+constexpr double kCellHeadroom = 1.25;
+
+struct CellCalibration {
+  std::string name;     // ExpectedActivations() name, e.g. "decoder.layers.0.cell"
+  double abs_max = 0;   // observed max |c|
+  int int_bits = 0;     // chosen format Q(int_bits).(15 - int_bits)
+};
+
+// Runs `model` (int8-full, loaded; its stored cell formats wide enough not to clip, e.g. all
+// Q6.9) with the integer decoder, greedily, up to max_len steps, over `sources` (lines that do
+// not tokenize are skipped), and picks each LSTM cell's format with PowerOfTwoIntegerBits(
+// abs_max, kCellHeadroom, 1, 6). Empty for models without LSTM cell formats.
+std::vector<CellCalibration> CalibrateCellFormats(const Model& model,
+                                                  const std::vector<std::string>& sources,
+                                                  int32_t max_len, int64_t* sentences_run);
 
 }  // namespace edgenmt::converter
 

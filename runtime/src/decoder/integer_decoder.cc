@@ -232,6 +232,12 @@ Status IntegerDecoder::Prepare(const Model& model, int32_t max_src_len, int32_t 
                                            src_embed_, arena, &src_embedding_, detail));
   EDGENMT_RETURN_IF_ERROR(BindIntEmbedding(model, "tgt_embed.weight", vocab_, tgt_embed_, arena,
                                            &tgt_embedding_, detail));
+  int32_t observer_index = 0;
+  for (int32_t l = 0; l < enc_layers_; ++l) {
+    enc_fwd_[l].observer_index = observer_index++;
+    if (bidirectional_) enc_bwd_[l].observer_index = observer_index++;
+  }
+  for (int32_t l = 0; l < dec_layers_; ++l) dec_[l].observer_index = observer_index++;
   for (int32_t l = 0; l < enc_layers_; ++l) {
     const int32_t in = l == 0 ? src_embed_ : E_;
     const uint32_t scale = l == 0 ? src_embedding_.scale_bits : kOneBits;
@@ -330,6 +336,15 @@ Status IntegerDecoder::Prepare(const Model& model, int32_t max_src_len, int32_t 
   return Status::kOk;
 }
 
+void IntegerDecoder::Observe(const Cell& cell, const int16_t* state, int32_t n) {
+  if (cell_observer_ == nullptr) return;
+  int32_t& max_abs = cell_observer_[cell.observer_index];
+  for (int32_t j = 0; j < n; ++j) {
+    const int32_t a = state[j] < 0 ? -static_cast<int32_t>(state[j]) : state[j];
+    max_abs = a > max_abs ? a : max_abs;
+  }
+}
+
 void IntegerDecoder::CellStep(const Cell& cell, int32_t rows, int32_t* gates_x, int8_t* h8,
                               int32_t h_stride, int16_t* state16, int16_t* h16) {
   const int32_t H = cell.w_hh.cols;
@@ -344,6 +359,7 @@ void IntegerDecoder::CellStep(const Cell& cell, int32_t rows, int32_t* gates_x, 
       ref_narrow_s32_s16(G, gx, 8, gates16_);
       ref_lstm_cell_s16(H, gates16_, cell.cell_int_bits, state, h,
                         h16 != nullptr ? h16 + static_cast<int64_t>(r) * h_stride : nullptr);
+      Observe(cell, state, H);
     } else {
       Linear(cell.w_hh, 1, h, H, 0, H, G, kHiddenShiftOffset, cell.b_hh, gates_h_, false);
       ref_narrow_s32_s16(G, gx, 8, gates16_);
@@ -434,6 +450,7 @@ void IntegerDecoder::Encode(const int32_t* src_ids, int32_t src_len) {
              wide_, false);
       const int32_t m = dec_[l].cell_int_bits;
       ref_narrow_s32_s16(hidden_, wide_, 5 + m, s16_[l]);  // Q11.20 -> Q(m).(15 - m)
+      Observe(dec_[l], s16_[l], hidden_);
     }
   }
   memset(htilde_, 0, static_cast<size_t>(hidden_));

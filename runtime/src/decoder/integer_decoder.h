@@ -58,6 +58,11 @@ class IntegerDecoder {
   // Row r takes the state of row parents[r].
   void Reorder(const int32_t* parents, int32_t rows, int32_t new_rows);
 
+  // Calibration (the converter, docs/INT8.md "Calibration"): when non-null, every LSTM step
+  // raises max_abs_raw[i] to the largest |c| (raw int16 in that cell's format) of cell i, cells
+  // numbered in ExpectedActivations() order. Null (the default) costs nothing.
+  void set_cell_observer(int32_t* max_abs_raw) { cell_observer_ = max_abs_raw; }
+
  private:
   struct Cell {
     IntMatrix w_ih;         // input part (layer 0 of the decoder: the embedding columns)
@@ -66,7 +71,10 @@ class IntegerDecoder {
     const int32_t* b_ih = nullptr;  // Q11.20
     const int32_t* b_hh = nullptr;
     int32_t cell_int_bits = 4;      // LSTM cell state Q(m).(15 - m)
+    int32_t observer_index = 0;     // position in ExpectedActivations()
   };
+  void Observe(const Cell& cell, const int16_t* state, int32_t n);
+  int32_t* cell_observer_ = nullptr;
 
   Status PrepareCell(const Model& model, const char* prefix, const char* suffix,
                      const char* format_name, int32_t input_size, uint32_t input_scale_bits,

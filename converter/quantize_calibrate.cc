@@ -1,0 +1,79 @@
+// int8-full calibration (docs/INT8.md "Calibration"): the LSTM cell-state formats are chosen by
+// running the model itself, integer path, over the calibration sources and observing max |c|.
+#include <stdlib.h>
+
+#include <memory>
+
+#include "convert_error.h"
+#include "decoder/integer_decoder.h"
+#include "edgenmt/tensor_layout.h"
+#include "edgenmt/tokenizer.h"
+#include "error_detail.h"
+#include "quantize.h"
+
+namespace edgenmt::converter {
+
+std::vector<CellCalibration> CalibrateCellFormats(const Model& model,
+                                                  const std::vector<std::string>& sources,
+                                                  int32_t max_len, int64_t* sentences_run) {
+  const ModelConfig& c = model.config();
+  std::vector<CellCalibration> cells;
+  ForEachExpectedActivation(c, [&](const ExpectedTensor& t) {
+    CellCalibration cell;
+    cell.name = t.name;
+    cells.push_back(cell);
+    return true;
+  });
+  *sentences_run = 0;
+  if (cells.empty()) return cells;
+  std::vector<int32_t> observed_bits(cells.size());
+  for (size_t i = 0; i < cells.size(); ++i) {
+    if (model.FindActivationFormat(cells[i].name.c_str(), &observed_bits[i]) != Status::kOk)
+      throw ConvertError(kExitBadInput, cells[i].name, "activation format missing");
+  }
+
+  auto decoder = std::make_unique<IntegerDecoder>();
+  ErrorDetail detail;
+  Arena measuring;
+  if (decoder->Prepare(model, c.max_src_len, 1, &measuring, &detail) != Status::kOk)
+    throw ConvertError(kExitBadInput, "calibration", std::string("int8-full model: ") + detail.c_str());
+  const size_t bytes = measuring.used();
+  std::unique_ptr<void, decltype(&free)> memory(aligned_alloc(kArenaAlignment,
+                                                (bytes + kArenaAlignment - 1) / kArenaAlignment * kArenaAlignment + kArenaAlignment),
+                                                &free);
+  Arena arena(memory.get(), bytes + kArenaAlignment);
+  decoder = std::make_unique<IntegerDecoder>();
+  if (decoder->Prepare(model, c.max_src_len, 1, &arena, &detail) != Status::kOk)
+    throw ConvertError(kExitBadInput, "calibration", std::string("int8-full model: ") + detail.c_str());
+
+  std::vector<int32_t> max_raw(cells.size(), 0);
+  decoder->set_cell_observer(max_raw.data());
+  std::vector<int32_t> ids(static_cast<size_t>(c.max_src_len));
+  std::vector<float> log_probs(static_cast<size_t>(c.tgt_vocab_size));
+  const int32_t bos = model.tgt_vocab().bos_id, eos = model.tgt_vocab().eos_id;
+  for (const std::string& source : sources) {
+    int32_t n = 0, unknown = 0;
+    if (TokenizeSource(model, source.data(), source.size(), ids.data(), c.max_src_len, &n,
+                       &unknown) != Status::kOk) {
+      continue;  // too long, empty or not UTF-8: not representative input
+    }
+    decoder->Encode(ids.data(), n);
+    int32_t token = bos;
+    for (int32_t t = 0; t < max_len; ++t) {
+      decoder->Step(&token, 1, t, log_probs.data(), nullptr);
+      int32_t best = 0;
+      for (int32_t v = 1; v < c.tgt_vocab_size; ++v) best = log_probs[v] > log_probs[best] ? v : best;
+      token = best;
+      if (token == eos) break;
+    }
+    ++*sentences_run;
+  }
+  for (size_t i = 0; i < cells.size(); ++i) {
+    cells[i].abs_max = static_cast<double>(max_raw[i]) / static_cast<double>(1 << (15 - observed_bits[i]));
+    cells[i].int_bits = PowerOfTwoIntegerBits(cells[i].abs_max, kCellHeadroom, kMinActivationIntBits,
+                                              kMaxActivationIntBits);
+  }
+  return cells;
+}
+
+}  // namespace edgenmt::converter
