@@ -94,12 +94,14 @@ def main():
     ap.add_argument("--data", default=os.path.join(ROOT, "data/g2p/test.tsv"))
     ap.add_argument("--checkpoint", default=os.path.join(ROOT, "models/g2p-en"))
     ap.add_argument("--cli", default=os.path.join(ROOT, "build/host/edgenmt"))
+    ap.add_argument("--models", default=os.path.join(ROOT, "build/models"),
+                    help="directory with g2p-en.{f32,int8,int8-full}.enmt")
     args = ap.parse_args()
 
     rows = []
     ckpt_bytes = os.path.getsize(os.path.join(args.checkpoint, "model.safetensors"))
     for name in ("f32", "int8", "int8-full"):
-        model = os.path.join(ROOT, "build/models", f"g2p-en.{name}.enmt")
+        model = os.path.join(args.models, f"g2p-en.{name}.enmt")
         if not os.path.exists(model):
             continue
         for beam in (1, 5):
