@@ -50,6 +50,42 @@ const char* SchemeName(QuantScheme s) {
   return "?";
 }
 
+// Real value of element i of a quantized tensor: (q - zero_point) * scale of its channel.
+double Dequantize(const TensorView& t, int64_t i) {
+  double q = 0.0;
+  switch (t.dtype) {
+    case DType::kF32: return static_cast<const float*>(t.data)[i];
+    case DType::kI8: q = static_cast<const int8_t*>(t.data)[i]; break;
+    case DType::kI16: q = static_cast<const int16_t*>(t.data)[i]; break;
+    case DType::kI32: q = static_cast<const int32_t*>(t.data)[i]; break;
+  }
+  int64_t channel = 0;
+  if (t.num_scales > 1 && t.quant_axis >= 0) {
+    int64_t inner = 1;
+    for (int32_t d = t.quant_axis + 1; d < t.rank; ++d) inner *= t.shape[d];
+    channel = (i / inner) % t.shape[t.quant_axis];
+  }
+  const double zero = t.zero_points != nullptr ? t.zero_points[channel] : 0;
+  return (q - zero) * t.scales[channel];
+}
+
+// 10 log10(signal / noise) of a quantized tensor against the float32 tensor it came from;
+// +inf when exact, NaN when the shapes differ.
+double SqnrDb(const TensorView& quantized, const TensorView& reference) {
+  if (reference.dtype != DType::kF32 || reference.element_count() != quantized.element_count()) {
+    return std::nan("");
+  }
+  const float* w = static_cast<const float*>(reference.data);
+  double signal = 0.0, noise = 0.0;
+  for (int64_t i = 0; i < quantized.element_count(); ++i) {
+    const double e = w[i] - Dequantize(quantized, i);
+    signal += static_cast<double>(w[i]) * w[i];
+    noise += e * e;
+  }
+  if (noise == 0.0) return INFINITY;
+  return 10.0 * std::log10(signal / noise);
+}
+
 std::string ShapeString(const TensorView& t) {
   std::string s = "[";
   for (int32_t i = 0; i < t.rank; ++i) s += (i ? ", " : "") + std::to_string(t.shape[i]);
@@ -70,17 +106,22 @@ void PrintVocabulary(const char* name, const VocabularyView& v) {
 }  // namespace
 
 int RunInspect(int argc, char** argv) {
-  Args args({}, {});
+  Args args({}, {"--reference"});
   std::string error;
   if (!args.Parse(argc, argv, 1, &error) || args.positional().size() != 1) {
     std::fprintf(stderr, "edgenmt inspect: error: %s\n",
-                 error.empty() ? "usage: edgenmt inspect FILE" : error.c_str());
+                 error.empty() ? "usage: edgenmt inspect FILE [--reference FLOAT_FILE]"
+                               : error.c_str());
     return kExitUsage;
   }
   LoadedModel loaded;
   if (!loaded.Load(args.positional()[0])) return kExitModel;
   const Model& model = loaded.model();
   const ModelConfig& c = model.config();
+  // With --reference, quantized tensors are compared with the float32 file they came from.
+  LoadedModel reference;
+  const bool compare = args.Has("--reference");
+  if (compare && !reference.Load(args.Get("--reference"))) return kExitModel;
 
   std::printf("file: %s (%zu bytes, format version %u)\n", loaded.path().c_str(),
               model.buffer_size(), model.format_version());
@@ -118,6 +159,12 @@ int RunInspect(int argc, char** argv) {
                     t.num_scales == 1 ? "per tensor" : "per channel", t.num_scales, lo, hi);
       quant = buf;
       if (t.quant_axis >= 0) quant += ", axis " + std::to_string(t.quant_axis);
+      TensorView ref{};
+      if (compare && reference.model().FindTensor(t.name, &ref) == Status::kOk) {
+        char sqnr[48];
+        std::snprintf(sqnr, sizeof sqnr, ", SQNR %.1f dB", SqnrDb(t, ref));
+        quant += sqnr;
+      }
     }
     std::printf("  %-36s %-5s %-14s %10zu  %s\n", t.name, DTypeName(t.dtype), ShapeString(t).c_str(),
                 t.bytes, quant.c_str());
@@ -125,6 +172,13 @@ int RunInspect(int argc, char** argv) {
   std::printf("  total: %lld parameters, %lld bytes of tensor data\n",
               static_cast<long long>(parameters), static_cast<long long>(tensor_bytes));
 
+  if (compare) {
+    std::printf("  file size: %zu bytes = %.1f %% of the reference's %zu bytes\n",
+                model.buffer_size(),
+                100.0 * static_cast<double>(model.buffer_size()) /
+                    static_cast<double>(reference.model().buffer_size()),
+                reference.model().buffer_size());
+  }
   const DecodingDefaults& d = model.decoding_defaults();
   std::printf("decoding defaults: beam %d, nbest %d, alpha %.3g, beta %.3g, min_len %d, max_len %d, "
               "max_len_ratio %.3g\n", d.beam, d.nbest, d.alpha, d.beta, d.min_len, d.max_len,

@@ -21,8 +21,9 @@ void PrintUsage(FILE* out) {
       "  eval -m FILE --data TSV [--beam K] [--alpha A] [--beta B] [--max-len L]\n"
       "       [--reference FLOAT_FILE] [--limit N] [--backend reference]\n"
       "      scores like converter/reference/evaluate.py; last line words=N WER=xx.xx PER=yy.yy\n"
-      "  inspect FILE\n"
-      "      config, vocabularies, tensors, arena plan, decoding defaults, provenance\n"
+      "  inspect FILE [--reference FLOAT_FILE]\n"
+      "      config, vocabularies, tensors, arena plan, decoding defaults, provenance;\n"
+      "      with --reference, each quantized tensor's SQNR and the size against float32\n"
       "\n"
       "exit codes: 0 ok, 1 usage, 2 model rejected, 3 data/output file, 4 some lines failed,\n"
       "            5 session could not be created\n");
