@@ -1,7 +1,7 @@
 # edgenmt developer entry points. `make test` is what CI runs (.ci/run).
 #   make deps     install missing Debian packages (scripts/install-deps.sh; root or sudo)
 #   make build    configure + build build/host (CMake preset "host")
-#   make models   convert models/g2p-en -> build/models/g2p-en.f32.enmt
+#   make models   convert models/g2p-en -> build/models/g2p-en.{f32,int8,int8-full}.enmt
 #   make demo     translate a few words with the CLI and print the timing
 #   make test     deps, build, models, every test (C++ and the Python reference) via ctest, then
 #                 `make asan` and `make fuzz FUZZ_SECONDS=60`
@@ -20,6 +20,8 @@ CONVERT := $(BUILD_DIR)/converter/edgenmt-convert
 CLI := $(BUILD_DIR)/edgenmt
 CHECKPOINT := models/g2p-en
 MODEL := build/models/g2p-en.f32.enmt
+MODEL_INT8 := build/models/g2p-en.int8.enmt
+MODEL_INT8_FULL := build/models/g2p-en.int8-full.enmt
 DEMO_WORDS := hello world phoneme edge translation
 ASAN_DIR := build/host-asan
 ASAN_SKIP_LABELS := python|slow
@@ -50,7 +52,10 @@ models: build
 	  exit 2; \
 	fi
 	mkdir -p $(dir $(MODEL))
-	$(CONVERT) --checkpoint $(CHECKPOINT) --out $(MODEL)
+	$(CONVERT) --checkpoint $(CHECKPOINT) --out $(MODEL) --dtype float32
+	$(CONVERT) --checkpoint $(CHECKPOINT) --out $(MODEL_INT8) --dtype int8
+	$(CONVERT) --checkpoint $(CHECKPOINT) --out $(MODEL_INT8_FULL) --dtype int8-full \
+	  --calibration data/g2p/dev.tsv
 
 demo: deps build models
 	@printf '%s\n' $(DEMO_WORDS) > build/demo-words.txt
