@@ -221,7 +221,8 @@ constexpr int32_t ExpOnNegativeValuesQ31(int32_t a, int int_bits) {
   if (frac_bits < 2) {
     // Too few fractional bits for the quarter split: every nonzero input is <= -2.
     // Rescale into Q(30 - 2).2 is impossible without losing range, so handle via int64 shift.
-    const int64_t scaled = static_cast<int64_t>(a) << (2 - frac_bits);  // now 2 fractional bits
+    // Multiply, not shift: a left shift of a negative value is undefined before C++20.
+    const int64_t scaled = static_cast<int64_t>(a) * (int64_t{1} << (2 - frac_bits));  // 2 frac bits
     if (scaled < -(int64_t{32} << 2)) return 0;
     return ExpOnNegativeValuesQ31(static_cast<int32_t>(scaled), 29);
   }
@@ -229,7 +230,8 @@ constexpr int32_t ExpOnNegativeValuesQ31(int32_t a, int int_bits) {
   const int32_t mask = one_quarter - 1;
   const int32_t a_mod_quarter_minus_quarter = (a & mask) - one_quarter;  // in [-1/4, 0)
   int32_t result = ExpOnIntervalNegativeQuarterTo0Q31(
-      static_cast<int32_t>(static_cast<int64_t>(a_mod_quarter_minus_quarter) << int_bits));
+      static_cast<int32_t>(static_cast<int64_t>(a_mod_quarter_minus_quarter) *
+                           (int64_t{1} << int_bits)));  // negative: multiply, not shift
   const int32_t remainder = a_mod_quarter_minus_quarter - a;  // >= 0, multiple of 1/4
   for (int k = -2; k < int_bits; ++k) {
     const int bit = frac_bits + k;
@@ -333,7 +335,7 @@ constexpr int16_t TanhS16(int16_t x, int int_bits) {
 constexpr int32_t LogOneToTwoQ31(int32_t m_minus_one) {
   if (m_minus_one <= 0) return 0;
   // y = (m - 1) / (m + 1) in Q0.31: exact integer division (deterministic everywhere).
-  const int64_t numerator = static_cast<int64_t>(m_minus_one) << 31;
+  const int64_t numerator = static_cast<int64_t>(m_minus_one) * (int64_t{1} << 31);
   const int64_t denominator = static_cast<int64_t>(m_minus_one) + (int64_t{1} << 32);  // (m+1)*2^31
   const int32_t y = static_cast<int32_t>((numerator + denominator / 2) / denominator);
   const int32_t y2 = SaturatingRoundingDoublingHighMul(y, y);
