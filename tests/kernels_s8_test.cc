@@ -37,7 +37,7 @@ std::vector<float> RandomF32(std::mt19937& rng, size_t n, float range) {
 int32_t ExactRequantize(int64_t acc64, int32_t m, int shift) {
   const int32_t acc = static_cast<int32_t>(std::max<int64_t>(INT32_MIN, std::min<int64_t>(INT32_MAX, acc64)));
   const int left = shift > 0 ? shift : 0, right = shift > 0 ? 0 : -shift;
-  __int128 x = static_cast<__int128>(acc) << left;
+  __int128 x = static_cast<__int128>(acc) * (static_cast<__int128>(1) << left);  // no UB shift
   x = std::max<__int128>(INT32_MIN, std::min<__int128>(INT32_MAX, x));
   __int128 p = 2 * x * m + (static_cast<__int128>(1) << 31);
   __int128 high = p >= 0 ? p >> 32 : -((-p + ((static_cast<__int128>(1) << 32) - 1)) >> 32);
