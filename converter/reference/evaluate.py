@@ -59,7 +59,8 @@ def main():
     ap.add_argument("--alpha", type=float, default=0.0)
     ap.add_argument("--beta", type=float, default=0.0)
     ap.add_argument("--max-len", type=int, default=64)
-    ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--threads", type=int, default=1,
+                    help="torch threads (train.py scores metrics.json with one per worker)")
     args = ap.parse_args()
     torch.set_num_threads(args.threads)
     model, src_vocab, tgt_vocab = load_checkpoint(args.model)

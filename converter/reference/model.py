@@ -202,10 +202,12 @@ class Attention(nn.Module):
         S = ctx.memory.size(1)
         if self.uses_keys():
             return self.v(torch.tanh(self.query(q).unsqueeze(1) + ctx.keys)).squeeze(2)
+        # Broadcast multiply-and-sum rather than bmm: same math, and bmm of these tiny
+        # [B, S, E] x [B, E, 1] shapes is ~20 % of a CPU training step with OpenBLAS.
         if self.score == "dot":
-            return torch.bmm(ctx.memory, q.unsqueeze(2)).squeeze(2)
+            return (ctx.memory * q.unsqueeze(1)).sum(2)
         if self.score == "general":
-            return torch.bmm(ctx.memory, self.linear_in(q).unsqueeze(2)).squeeze(2)
+            return (ctx.memory * self.linear_in(q).unsqueeze(1)).sum(2)
         return self.location(q)[:, :S]  # location
 
     def forward(self, q, ctx: EncoderContext, t: int):
@@ -228,7 +230,7 @@ class Attention(nn.Module):
         if self.kind == "local_p":
             sigma = D / 2.0
             a = a * torch.exp(-((pos - p) ** 2) / (2.0 * sigma * sigma))   # not renormalised
-        c = torch.bmm(a.unsqueeze(1), ctx.memory).squeeze(1)
+        c = (a.unsqueeze(2) * ctx.memory).sum(1)
         return a, c
 
 
