@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Train the shipped G2P model (models/g2p-en) on data/g2p.
 
-Reproduce (from the repository root; <= 80 min on the idle 2-core dev machine):
-    /usr/bin/python3 converter/reference/train.py --out models/g2p-en --deadline-min 75
+Reproduce (from the repository root; about 65 min on the idle 2-core dev machine):
+    /usr/bin/python3 converter/reference/train.py --out models/g2p-en
 
 Shipped config (Luong 2015's best: bidirectional LSTM encoder, local-p attention with the
 general score, input feeding): see SHIPPED_CONFIG below (~1.6 M parameters).
@@ -13,7 +13,7 @@ batches, batch order shuffled each epoch). Every EVAL_EVERY (451, one epoch) upd
 WER/PER is computed with batched greedy decoding: the best model so far is kept (and written),
 the lr halves when dev WER is not at least PLATEAU_MIN_GAIN (0.5) points better than the best
 so far (plateau), and training stops early after PATIENCE (3) validations without improvement,
-after DEFAULT_EPOCHS (30), or at the deadline (below). At the end the best model is written with
+after DEFAULT_EPOCHS (18), or at the optional deadline (below). At the end the best model is written with
 config.json, model.safetensors, vocabs, metrics.json (dev and test, greedy and beam 5; the
 numbers evaluate.py prints) and train_log.json.
 
@@ -58,7 +58,7 @@ SHIPPED_CONFIG = dict(cell="lstm", src_embed=64, tgt_embed=64, enc_hidden=128, e
                       bidirectional=True, reverse_source=False, dec_hidden=256, dec_layers=1,
                       bridge=True, input_feeding=True, attention="local_p", score="general",
                       attn_hidden=128, window=4, max_src_len=32, tokenizer="char", dropout=0.2)
-DEFAULT_EPOCHS = 30
+DEFAULT_EPOCHS = 18
 PATIENCE = 3
 PLATEAU_MIN_GAIN = 0.5   # dev WER points: a smaller gain over the best counts as a plateau
 EVAL_EVERY = 451         # updates between validations (one epoch at batch 256)
