@@ -155,8 +155,8 @@ def main():
     ap.add_argument("--skip-final-eval", action="store_true")
     ap.add_argument("--init-from", default="",
                     help="warm start: load the weights of this checkpoint directory (same config "
-                         "and vocabularies) and continue training from them (stage 2 of the "
-                         "shipped recipe, converter/reference/train_shipped.sh)")
+                         "and vocabularies) and continue training from them (the shipped model "
+                         "does not use it)")
     ap.add_argument("--first-epoch", type=int, default=1,
                     help="number of the first epoch (continues the numbering after --init-from)")
     ap.add_argument("--deadline-min", type=float, default=0.0,
