@@ -192,6 +192,7 @@ def batched_greedy(model: Seq2Seq, sources: List[Sequence[int]], opts: DecodeOpt
                    batch_size: int = 512) -> List[Hypothesis]:
     """Greedy decoding of many sources at once; identical results to ``greedy`` per source."""
     model.eval()
+    device = next(model.parameters()).device   # train.py validates on a GPU when it has one
     results: List[Optional[Hypothesis]] = [None] * len(sources)
     order = sorted(range(len(sources)), key=lambda i: len(sources[i]))
     for start in range(0, len(order), batch_size):
@@ -202,9 +203,9 @@ def batched_greedy(model: Seq2Seq, sources: List[Sequence[int]], opts: DecodeOpt
         for r, i in enumerate(idx):
             src[r, :len(sources[i])] = torch.tensor(sources[i], dtype=torch.long)
         lengths = torch.tensor([len(sources[i]) for i in idx], dtype=torch.long)
-        ctx, state = model.encode(src, lengths)
+        ctx, state = model.encode(src.to(device), lengths.to(device))
         limits = [max_steps(opts, len(sources[i])) for i in idx]
-        prev = torch.full((B,), BOS, dtype=torch.long)
+        prev = torch.full((B,), BOS, dtype=torch.long, device=device)
         tokens = [[] for _ in range(B)]
         lp_sum = torch.zeros(B, dtype=torch.float32)
         done = [False] * B
@@ -213,11 +214,12 @@ def batched_greedy(model: Seq2Seq, sources: List[Sequence[int]], opts: DecodeOpt
             if t < opts.min_len:
                 lp[:, EOS] = float("-inf")
             best_lp, best = lp.max(dim=1)   # first maximal index: ties -> lowest id
+            best_lp_host, best_host = best_lp.cpu(), best.cpu()   # one copy, not one per row
             for r in range(B):
                 if done[r]:
                     continue
-                lp_sum[r] = lp_sum[r] + best_lp[r]
-                tok = int(best[r])
+                lp_sum[r] = lp_sum[r] + best_lp_host[r]
+                tok = int(best_host[r])
                 if tok == EOS:
                     results[idx[r]] = Hypothesis(tokens[r], float(lp_sum[r]), float(lp_sum[r]), True)
                     done[r] = True

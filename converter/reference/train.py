@@ -1,21 +1,26 @@
 #!/usr/bin/env python3
 """Train the shipped G2P model (models/g2p-en) on data/g2p.
 
-Reproduce (from the repository root; at most 90 min on the 2-core dev machine):
-    /usr/bin/python3 converter/reference/train.py --out models/g2p-en --deadline-min 75
+Reproduce (from the repository root; about 70 min on the 2-core dev machine, at most 90):
+    /usr/bin/python3 converter/reference/train.py --out models/g2p-en
 
 Shipped config (Luong 2015's best: bidirectional LSTM encoder, local-p attention with the
-general score, input feeding): see SHIPPED_CONFIG below (~1.6 M parameters).
+general score, input feeding): see SHIPPED_CONFIG below (~1.56 M parameters; window D = 3,
+dropout 0.1).
 
-Recipe: fixed seed; Adam (lr 2e-3), token-level NLL, gradient norm clipped at 5; batches of 256
-lines bucketed by length (lines shuffled, stably sorted by source then target length, cut into
-batches, batch order shuffled each epoch). Every EVAL_EVERY (451, one epoch) updates the dev
-WER/PER is computed with batched greedy decoding: the best model so far is kept (and written),
-the lr halves when dev WER is not at least PLATEAU_MIN_GAIN (0.5) points better than the best
-so far (plateau), and training stops early after PATIENCE (3) validations without improvement,
-after DEFAULT_EPOCHS (30), or at the deadline (below). At the end the best model is written with
-config.json, model.safetensors, vocabs, metrics.json (dev and test, greedy and beam 5; the
-numbers evaluate.py prints) and train_log.json.
+Recipe: fixed seed; Adam, token-level NLL, gradient norm clipped at 5; batches of 256 lines
+bucketed by length (lines shuffled, stably sorted by source then target length, cut into
+batches, batch order shuffled each epoch). The lr follows one cosine from 2e-3 to 0 over
+DEFAULT_EPOCHS (45) epochs (``--schedule cosine``, the default; no early stop). After every
+epoch (EVAL_EVERY, 451 updates) the dev WER/PER is computed with batched greedy decoding and
+the best model so far is kept and written. A divergence guard: if dev WER ever lands more than
+ROLLBACK_GAP (5) points above the best, the weights and Adam state go back to the best
+validation and the lr is halved from then on (a w3 run on a GPU jumped from 30 % to 51 % and
+never recovered; rollbacks are logged). ``--schedule plateau`` is the earlier recipe: halve the
+lr when dev WER does not improve by PLATEAU_MIN_GAIN (0.5) points, stop after PATIENCE (3)
+such validations. At the end the best model is written with config.json, model.safetensors,
+vocabs, metrics.json (dev and test, greedy and beam 5; the numbers evaluate.py prints) and
+train_log.json.
 
 Speed: data parallel over ``--workers`` (2) processes of one torch thread each. Every worker
 runs forward and backward on its half of each batch; the loss is normalised by the whole
@@ -30,15 +35,15 @@ threads).
 ``--deadline-min M``: training stops at the validation after which the next round (estimated
 by the slowest round so far) would end past M minutes; the final evaluation (beam 5 split
 between the workers, word by word, so the result is the same as one process's) then takes
-about 10 min. The shipped run stopped at the deadline after epoch 20 (69.6 min; its best
-epoch was 18) and took 83 min in all, its final evaluation (13 min) sharing the machine with a
-test run. The number of updates actually run and any deadline stop are in train_log.json.
+about 2 min. The shipped run needs no deadline (see models/g2p-en/README.md for its timing).
 
 The workers exit when the launching process dies (killing it stops the whole run; without
 this they went on training as orphans).
 """
 import argparse
+import copy
 import json
+import math
 import os
 import random
 import sys
@@ -63,11 +68,12 @@ from search import DecodeOptions  # noqa: E402
 SHIPPED_CONFIG = dict(cell="lstm", src_embed=64, tgt_embed=64, enc_hidden=128, enc_layers=2,
                       bidirectional=True, reverse_source=False, dec_hidden=256, dec_layers=1,
                       bridge=True, input_feeding=True, attention="local_p", score="general",
-                      attn_hidden=128, window=4, max_src_len=32, tokenizer="char", dropout=0.2)
-DEFAULT_EPOCHS = 30
+                      attn_hidden=128, window=3, max_src_len=32, tokenizer="char", dropout=0.1)
+DEFAULT_EPOCHS = 45
 PATIENCE = 3
 PLATEAU_MIN_GAIN = 0.5   # dev WER points: a smaller gain over the best counts as a plateau
 EVAL_EVERY = 451         # updates between validations (one epoch at batch 256)
+ROLLBACK_GAP = 5.0       # dev WER points above the best that count as a divergence
 EVAL_MAX_LEN = 64
 
 
@@ -107,14 +113,15 @@ def collate(examples, batch):
     return src, lengths, tgt_in, tgt_out
 
 
-def train_step(model, opt, batch_tensors, clip, world=1):
+def train_step(model, opt, batch_tensors, clip, world=1, label_smoothing=0.0):
     """One update on this worker's share of a batch. With world > 1 the loss is normalised by
     the batch's total target tokens (all workers) and the gradients are summed over workers,
     so every worker applies the same update as one process on the whole batch would."""
     src, lengths, tgt_in, tgt_out = batch_tensors
     logprobs, _ = model(src, lengths, tgt_in)
-    loss = F.nll_loss(logprobs.reshape(-1, logprobs.size(-1)), tgt_out.reshape(-1),
-                      ignore_index=PAD, reduction="sum")
+    # cross_entropy re-normalises its input, a no-op on log-probabilities; it adds smoothing.
+    loss = F.cross_entropy(logprobs.reshape(-1, logprobs.size(-1)), tgt_out.reshape(-1),
+                           ignore_index=PAD, reduction="sum", label_smoothing=label_smoothing)
     ntok = int((tgt_out != PAD).sum())
     total_tok = ntok
     if world > 1:
@@ -137,6 +144,10 @@ def train_step(model, opt, batch_tensors, clip, world=1):
     return float(loss), ntok
 
 
+def to_device(tensors, device):
+    return tuple(t.to(device) for t in tensors)
+
+
 def rounded(r):
     return {"words": r["words"], "wer": round(r["wer"], 2), "per": round(r["per"], 2)}
 
@@ -152,6 +163,15 @@ def main():
     ap.add_argument("--lr", type=float, default=2e-3)
     ap.add_argument("--clip", type=float, default=5.0)
     ap.add_argument("--seed", type=int, default=1234)
+    ap.add_argument("--schedule", choices=("plateau", "cosine"), default="cosine",
+                    help="plateau: halve the lr when dev WER stalls, stop early after PATIENCE "
+                         "stalls; cosine: lr * (1 + cos(pi * update / total)) / 2 over --epochs, "
+                         "no early stop")
+    ap.add_argument("--label-smoothing", type=float, default=0.0)
+    ap.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
+                    help="override a SHIPPED_CONFIG key (JSON value), e.g. --set dec_hidden=320")
+    ap.add_argument("--device", default="cpu",
+                    help="torch device; cuda trains in one process (--workers 1)")
     ap.add_argument("--workers", type=int, default=2,
                     help="data-parallel worker processes (each takes 1/N of every batch; "
                          "gradients are summed, so the update is the same as one process's)")
@@ -165,10 +185,26 @@ def main():
                          "does not use it)")
     ap.add_argument("--first-epoch", type=int, default=1,
                     help="number of the first epoch (continues the numbering after --init-from)")
+    ap.add_argument("--rollback-gap", type=float, default=ROLLBACK_GAP,
+                    help="divergence guard: when dev WER is more than this many points above the "
+                         "best so far, the weights and Adam state go back to the best validation "
+                         "and the lr is halved from then on (logged in train_log.json)")
     ap.add_argument("--deadline-min", type=float, default=0.0,
                     help="if > 0: stop at a validation when the next validation round would end "
                          "after this many minutes (slowest round so far); logged in train_log.json")
     args = ap.parse_args()
+    overrides = {}
+    for kv in args.set:
+        key, _, value = kv.partition("=")
+        if key not in SHIPPED_CONFIG:
+            raise SystemExit(f"--set {kv}: unknown config key")
+        try:
+            overrides[key] = json.loads(value)
+        except json.JSONDecodeError:
+            overrides[key] = value
+    args.config = dict(SHIPPED_CONFIG, **overrides)
+    if args.device != "cpu" and args.workers != 1:
+        raise SystemExit("--device other than cpu needs --workers 1")
     if args.workers < 1 or args.batch_size < args.workers:
         raise SystemExit("--workers must be >= 1 and <= --batch-size")
     if args.workers == 1:
@@ -203,11 +239,11 @@ def run_worker(rank, args, rendezvous, parent_pid=None):
     rng = random.Random(args.seed)
     t_start = time.time()
 
-    tok = SHIPPED_CONFIG["tokenizer"]
+    tok = args.config["tokenizer"]
     train_raw = load_pairs(os.path.join(args.data, "train.tsv"), tok)
     src_vocab = Vocab.build(c for s, _ in train_raw for c in s)
     tgt_vocab = Vocab.build(p for _, y in train_raw for p in y)
-    cfg = ModelConfig.from_dict(dict(SHIPPED_CONFIG, src_vocab_size=len(src_vocab),
+    cfg = ModelConfig.from_dict(dict(args.config, src_vocab_size=len(src_vocab),
                                      tgt_vocab_size=len(tgt_vocab)))
     too_long = [s for s, _ in train_raw if len(s) > cfg.max_src_len]
     if too_long:
@@ -228,6 +264,8 @@ def run_worker(rank, args, rendezvous, parent_pid=None):
         rng = random.Random(args.seed + args.first_epoch)
     # Dropout masks differ per worker (each sees different lines); batch order (rng) is shared.
     torch.manual_seed(args.seed * 1000 + rank)
+    device = torch.device(args.device)
+    model.to(device)
     n_params = count_parameters(model)
     if lead:
         print(f"train lines={len(examples)} src_vocab={len(src_vocab)} tgt_vocab={len(tgt_vocab)} "
@@ -242,7 +280,8 @@ def run_worker(rank, args, rendezvous, parent_pid=None):
         n = min(args.time_batches, len(batches))
         t0 = time.time()
         for b in batches[:n]:
-            train_step(model, opt, collate(examples, b[rank::world]), args.clip, world)
+            train_step(model, opt, to_device(collate(examples, b[rank::world]), device), args.clip,
+                       world, args.label_smoothing)
         spb = (time.time() - t0) / n
         if lead:
             print(f"s/batch={spb:.3f} batches/epoch={len(batches)} s/epoch~{spb * len(batches):.0f} "
@@ -253,9 +292,13 @@ def run_worker(rank, args, rendezvous, parent_pid=None):
     log = {"config": cfg.to_dict(), "params": n_params, "seed": args.seed, "lr": args.lr,
            "batch_size": args.batch_size, "workers": world, "threads_per_worker": args.threads,
            "clip": args.clip, "max_epochs": args.epochs, "eval_every": args.eval_every,
+           "schedule": args.schedule, "label_smoothing": args.label_smoothing,
            "patience": PATIENCE, "plateau_min_gain": PLATEAU_MIN_GAIN,
-           "deadline_min": args.deadline_min, "evals": []}
+           "deadline_min": args.deadline_min, "rollback_gap": args.rollback_gap,
+           "rollbacks": [], "evals": []}
     best_wer, best_state, bad_evals = None, None, 0
+    best_opt_state = None
+    lr_scale = 1.0   # halved by every rollback
     n_batches = len(examples) // args.batch_size + (len(examples) % args.batch_size > 0)
     total = args.epochs * n_batches
     slowest_round_s, round_start, update = 0.0, time.time(), 0
@@ -265,7 +308,11 @@ def run_worker(rank, args, rendezvous, parent_pid=None):
     for epoch in range(1, args.epochs + 1):
         model.train()
         for b in make_batches(examples, args.batch_size, rng):
-            loss, ntok = train_step(model, opt, collate(examples, b[rank::world]), args.clip, world)
+            if args.schedule == "cosine":
+                for g in opt.param_groups:
+                    g["lr"] = lr_scale * args.lr * 0.5 * (1.0 + math.cos(math.pi * update / total))
+            loss, ntok = train_step(model, opt, to_device(collate(examples, b[rank::world]), device),
+                                    args.clip, world, args.label_smoothing)
             round_loss += loss
             round_tok += ntok
             update += 1
@@ -279,7 +326,7 @@ def run_worker(rank, args, rendezvous, parent_pid=None):
                 # Workers apply identical updates; re-sync anyway so no float drift can build up.
                 for p in model.parameters():
                     dist.broadcast(p.data, 0)
-            decision = torch.zeros(2)  # [lr, stop]
+            decision = torch.zeros(4)  # [lr, stop, improved, rollback]
             if lead:
                 train_s = time.time() - round_start
                 t0 = time.time()
@@ -296,16 +343,26 @@ def run_worker(rank, args, rendezvous, parent_pid=None):
                 plateau = best_wer is not None and dev["wer"] > best_wer - PLATEAU_MIN_GAIN
                 if improved:
                     best_wer = dev["wer"]
-                    best_state = {k: v.detach().clone() for k, v in model.state_dict().items()}
                     entry["best"] = True
+                # Divergence (seen on GPU runs: a local-p model jumping from 30 % to 51 % dev
+                # WER mid-run and never recovering): go back to the best weights and optimizer
+                # state and continue with half the lr, rather than train on from a broken model.
+                rollback = not improved and dev["wer"] > best_wer + args.rollback_gap
+                if rollback:
+                    entry["rollback_to"] = [e for e in log["evals"] if e.get("best")][-1]["update"]
+                    log["rollbacks"].append({"update": update, "dev_wer": dev["wer"],
+                                             "to_update": entry["rollback_to"]})
                 bad_evals = 0 if improved else bad_evals + 1
+                if args.schedule != "plateau":
+                    plateau, bad_evals = False, 0   # the schedule sets the lr; no early stop
                 if plateau:
                     lr = lr / 2
                 log["evals"].append(entry)
                 bar.write(f"update {update} (epoch {entry['epoch']:.2f}): nll={entry['train_nll']:.4f} "
                           f"dev WER={dev['wer']:.2f} PER={dev['per']:.2f} lr={entry['lr']:g} "
                           f"s/batch={entry['s_per_batch']}{' *' if improved else ''}"
-                          f"{' (plateau: lr halved)' if plateau else ''}")
+                          f"{' (plateau: lr halved)' if plateau else ''}"
+                          f"{' (diverged: back to the best, lr halved)' if rollback else ''}")
                 sys.stdout.flush()
                 with open(os.path.join(args.out, "train_log.json"), "w") as f:
                     json.dump(log, f, indent=2)
@@ -323,8 +380,18 @@ def run_worker(rank, args, rendezvous, parent_pid=None):
                     bar.write(f"deadline: stopping after update {update} ({elapsed:.0f} s elapsed)")
                     stop = True
                 decision[0], decision[1] = lr, float(stop)
+                decision[2], decision[3] = float(improved), float(rollback)
             if world > 1:
                 dist.broadcast(decision, 0)
+            # Every worker keeps its own copy of the best state, so all can roll back alike.
+            if decision[2]:
+                best_state = {k: v.detach().clone() for k, v in model.state_dict().items()}
+                best_opt_state = copy.deepcopy(opt.state_dict())
+            if decision[3]:
+                model.load_state_dict(best_state)
+                opt.load_state_dict(copy.deepcopy(best_opt_state))
+                lr_scale *= 0.5
+                decision[0] = decision[0] * 0.5
             for g in opt.param_groups:
                 g["lr"] = float(decision[0])
             stop = bool(decision[1])
@@ -336,8 +403,8 @@ def run_worker(rank, args, rendezvous, parent_pid=None):
     bar.close()
 
     # ---- the best model, then the final evaluation (metrics.json)
+    model.load_state_dict(best_state)
     if lead:
-        model.load_state_dict(best_state)
         best = [e for e in log["evals"] if e.get("best")][-1]
         save_checkpoint(model, src_vocab, tgt_vocab, args.out,
                         {"update": str(best["update"]), "dev_wer": f"{best_wer:.2f}"})
@@ -350,6 +417,7 @@ def run_worker(rank, args, rendezvous, parent_pid=None):
     if world > 1:
         for p in model.parameters():
             dist.broadcast(p.data, 0)
+    model.to("cpu")   # the final evaluation decodes on the CPU, as evaluate.py does
     model.eval()
     metrics = {"decode": {"greedy": vars(greedy_opts), "beam5": vars(beam_opts)}}
     for split, refs in (("dev", dev_refs), ("test", test_refs)):
