@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Train the shipped G2P model (models/g2p-en) on data/g2p.
 
-Reproduce (from the repository root; about 70 min on the 2-core dev machine, at most 90):
-    /usr/bin/python3 converter/reference/train.py --out models/g2p-en
+Reproduce (from the repository root; at most 88 min on the 2-core dev machine):
+    /usr/bin/python3 converter/reference/train.py --out models/g2p-en --deadline-min 85
 
 Shipped config (Luong 2015's best: bidirectional LSTM encoder, local-p attention with the
 general score, input feeding): see SHIPPED_CONFIG below (~1.56 M parameters; window D = 3,
@@ -32,10 +32,13 @@ with ``--time-batches 80`` on the idle machine, per batch of 256: 0.446 s with o
 0.302 s with two (136 s per epoch, against 551 s for the earlier recipe of batch 64 on 2
 threads).
 
-``--deadline-min M``: training stops at the validation after which the next round (estimated
-by the slowest round so far) would end past M minutes; the final evaluation (beam 5 split
-between the workers, word by word, so the result is the same as one process's) then takes
-about 2 min. The shipped run needs no deadline (see models/g2p-en/README.md for its timing).
+``--deadline-min M`` bounds the time: with the cosine schedule, every validation times the
+remaining updates by the slowest of the last three rounds, and if they would end past M
+minutes the cosine is shortened so the lr still reaches 0 at the deadline (logged as
+deadline_reschedules in train_log.json). On an idle machine 45 epochs take about 70 min and
+the deadline never acts, so the run is deterministic; on a loaded one (this VM's speed varies
+by 30 %) fewer updates run. The final evaluation (beam 5 split between the workers, word by
+word, so the result is the same as one process's) then takes about 2 min.
 
 The workers exit when the launching process dies (killing it stops the whole run; without
 this they went on training as orphans).
@@ -190,8 +193,11 @@ def main():
                          "best so far, the weights and Adam state go back to the best validation "
                          "and the lr is halved from then on (logged in train_log.json)")
     ap.add_argument("--deadline-min", type=float, default=0.0,
-                    help="if > 0: stop at a validation when the next validation round would end "
-                         "after this many minutes (slowest round so far); logged in train_log.json")
+                    help="if > 0: end training by this many minutes. cosine: at each validation, "
+                         "if the remaining updates (timed by the slowest of the last 3 rounds) would "
+                         "end later, the cosine is shortened to end in time; plateau: stop at the "
+                         "validation after which the next round would end later. Logged in "
+                         "train_log.json")
     args = ap.parse_args()
     overrides = {}
     for kv in args.set:
@@ -301,6 +307,10 @@ def run_worker(rank, args, rendezvous, parent_pid=None):
     lr_scale = 1.0   # halved by every rollback
     n_batches = len(examples) // args.batch_size + (len(examples) % args.batch_size > 0)
     total = args.epochs * n_batches
+    # Cosine phase: 0 at anchor_update rising linearly to 1 at end_update. A deadline can pull
+    # end_update in (below); the lr then anneals to 0 by the deadline instead of being cut off.
+    anchor_update, anchor_phase, end_update = 0, 0.0, total
+    recent_round_s = []   # seconds per update (validation included) of the recent rounds
     slowest_round_s, round_start, update = 0.0, time.time(), 0
     round_loss = round_tok = 0
     stop = False
@@ -310,7 +320,9 @@ def run_worker(rank, args, rendezvous, parent_pid=None):
         for b in make_batches(examples, args.batch_size, rng):
             if args.schedule == "cosine":
                 for g in opt.param_groups:
-                    g["lr"] = lr_scale * args.lr * 0.5 * (1.0 + math.cos(math.pi * update / total))
+                    phase = anchor_phase + (1.0 - anchor_phase) * (
+                        (update - anchor_update) / (end_update - anchor_update))
+                    g["lr"] = lr_scale * args.lr * 0.5 * (1.0 + math.cos(math.pi * phase))
             loss, ntok = train_step(model, opt, to_device(collate(examples, b[rank::world]), device),
                                     args.clip, world, args.label_smoothing)
             round_loss += loss
@@ -318,7 +330,7 @@ def run_worker(rank, args, rendezvous, parent_pid=None):
             update += 1
             bar.update(1)
             bar.set_postfix(epoch=epoch, loss=f"{round_loss / round_tok:.3f}", refresh=False)
-            if update % args.eval_every and update != total:
+            if update % args.eval_every and update != end_update:
                 continue
             # ---- validation round: dev WER/PER, keep best, lr halving, early stop, deadline.
             # The lead worker validates and decides; the others wait for its decision.
@@ -326,7 +338,8 @@ def run_worker(rank, args, rendezvous, parent_pid=None):
                 # Workers apply identical updates; re-sync anyway so no float drift can build up.
                 for p in model.parameters():
                     dist.broadcast(p.data, 0)
-            decision = torch.zeros(4)  # [lr, stop, improved, rollback]
+            decision = torch.zeros(5)  # [lr, stop, improved, rollback, end_update]
+            decision[4] = end_update
             if lead:
                 train_s = time.time() - round_start
                 t0 = time.time()
@@ -370,11 +383,25 @@ def run_worker(rank, args, rendezvous, parent_pid=None):
                     save_checkpoint(model, src_vocab, tgt_vocab, args.out,
                                     {"update": str(update), "dev_wer": f"{dev['wer']:.2f}"})
                 slowest_round_s = max(slowest_round_s, time.time() - round_start)
+                recent_round_s = (recent_round_s + [(time.time() - round_start) /
+                                                    (update - prev_update)])[-3:]
                 elapsed = time.time() - t_start
+                if (args.schedule == "cosine" and args.deadline_min > 0 and update < end_update):
+                    # The slowest of the last three rounds predicts the rest: if the planned
+                    # updates would end past the deadline, end the cosine earlier.
+                    fits = int((60 * args.deadline_min - elapsed) / max(recent_round_s))
+                    if update + fits < end_update:
+                        new_end = max(update + 1, update + fits)
+                        log.setdefault("deadline_reschedules", []).append(
+                            {"update": update, "elapsed_s": round(elapsed, 1),
+                             "end_update": new_end, "planned_end_update": end_update})
+                        bar.write(f"deadline: the cosine now ends at update {new_end} "
+                                  f"(planned {end_update})")
+                        decision[4] = new_end
                 if bad_evals >= PATIENCE:
                     bar.write(f"early stop: {PATIENCE} validations without dev WER improvement")
                     stop = True
-                elif (args.deadline_min > 0 and update != total
+                elif (args.schedule == "plateau" and args.deadline_min > 0 and update != total
                       and elapsed + slowest_round_s > 60 * args.deadline_min):
                     log["stopped_by_deadline"] = {"update": update, "elapsed_s": round(elapsed, 1)}
                     bar.write(f"deadline: stopping after update {update} ({elapsed:.0f} s elapsed)")
@@ -395,6 +422,11 @@ def run_worker(rank, args, rendezvous, parent_pid=None):
             for g in opt.param_groups:
                 g["lr"] = float(decision[0])
             stop = bool(decision[1])
+            if int(decision[4]) != end_update:
+                anchor_phase += (1.0 - anchor_phase) * (update - anchor_update) / (end_update - anchor_update)
+                anchor_update, end_update = update, int(decision[4])
+            if update >= end_update:
+                stop = True
             round_start, round_loss, round_tok = time.time(), 0, 0
             if stop:
                 break
