@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Train the shipped G2P model (models/g2p-en) on data/g2p.
 
-Reproduce (from the repository root; at most 88 min on the 2-core dev machine):
-    /usr/bin/python3 converter/reference/train.py --out models/g2p-en --deadline-min 85
+Reproduce (from the repository root; the shipped run took 46 min on the 2-core dev machine):
+    /usr/bin/python3 converter/reference/train.py --out models/g2p-en
 
 Shipped config (Luong 2015's best: bidirectional LSTM encoder, local-p attention with the
 general score, input feeding): see SHIPPED_CONFIG below (~1.56 M parameters; window D = 3,
@@ -11,7 +11,7 @@ dropout 0.1).
 Recipe: fixed seed; Adam, token-level NLL, gradient norm clipped at 5; batches of 256 lines
 bucketed by length (lines shuffled, stably sorted by source then target length, cut into
 batches, batch order shuffled each epoch). The lr follows one cosine from 2e-3 to 0 over
-DEFAULT_EPOCHS (45) epochs (``--schedule cosine``, the default; no early stop). After every
+DEFAULT_EPOCHS (30) epochs (``--schedule cosine``, the default; no early stop). After every
 epoch (EVAL_EVERY, 451 updates) the dev WER/PER is computed with batched greedy decoding and
 the best model so far is kept and written. A divergence guard: if dev WER ever lands more than
 ROLLBACK_GAP (5) points above the best, the weights and Adam state go back to the best
@@ -27,18 +27,18 @@ runs forward and backward on its half of each batch; the loss is normalised by t
 batch's target tokens and the gradients are summed (gloo all-reduce), so every worker applies
 the update one process would on the whole batch, and the weights stay identical. One thread per
 process matters: on these small matrices OpenBLAS's second thread costs more in
-synchronisation than it gains (batch 64: 0.305 s with 2 threads, 0.163 s with 1). Measured
-with ``--time-batches 80`` on the idle machine, per batch of 256: 0.446 s with one worker,
-0.302 s with two (136 s per epoch, against 551 s for the earlier recipe of batch 64 on 2
-threads).
+synchronisation than it gains (batch 64: 0.305 s with 2 threads, 0.163 s with 1). In the
+shipped run a batch of 256 took 0.18-0.21 s (about 88 s per epoch, validation 2 s); the same
+code measured 0.20-0.28 s per batch in a later run, the VM being slower at times.
 
 ``--deadline-min M`` bounds the time: with the cosine schedule, every validation times the
 remaining updates by the slowest of the last three rounds, and if they would end past M
 minutes the cosine is shortened so the lr still reaches 0 at the deadline (logged as
-deadline_reschedules in train_log.json). On an idle machine 45 epochs take about 70 min and
-the deadline never acts, so the run is deterministic; on a loaded one (this VM's speed varies
-by 30 %) fewer updates run. The final evaluation (beam 5 split between the workers, word by
-word, so the result is the same as one process's) then takes about 2 min.
+deadline_reschedules in train_log.json). Without a deadline, or when it never acts, the run is
+deterministic (epoch 1 of a rerun gave the shipped run's dev WER to the last digit); when it
+acts, the number of updates depends on the machine's speed, which varies by 30 % on this VM.
+The final evaluation (beam 5 split between the workers, word by word, so the result is the
+same as one process's) takes about 1.5 min.
 
 The workers exit when the launching process dies (killing it stops the whole run; without
 this they went on training as orphans).
@@ -72,7 +72,7 @@ SHIPPED_CONFIG = dict(cell="lstm", src_embed=64, tgt_embed=64, enc_hidden=128, e
                       bidirectional=True, reverse_source=False, dec_hidden=256, dec_layers=1,
                       bridge=True, input_feeding=True, attention="local_p", score="general",
                       attn_hidden=128, window=3, max_src_len=32, tokenizer="char", dropout=0.1)
-DEFAULT_EPOCHS = 45
+DEFAULT_EPOCHS = 30
 PATIENCE = 3
 PLATEAU_MIN_GAIN = 0.5   # dev WER points: a smaller gain over the best counts as a plateau
 EVAL_EVERY = 451         # updates between validations (one epoch at batch 256)
