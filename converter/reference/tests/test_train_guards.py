@@ -1,0 +1,89 @@
+"""train.py's schedule guards on a tiny run: the divergence rollback and the deadline-shortened
+cosine. Each case trains a ~80 k-parameter model on 600 lines for a few seconds."""
+import json
+import math
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+
+from _path import REPO_ROOT
+
+TRAIN = os.path.join(REPO_ROOT, "converter", "reference", "train.py")
+DATA = os.path.join(REPO_ROOT, "data", "g2p")
+TINY = ["--set", "enc_hidden=16", "--set", "dec_hidden=16", "--set", "attn_hidden=8",
+        "--set", "src_embed=8", "--set", "tgt_embed=8", "--batch-size", "64", "--eval-every", "2",
+        "--skip-final-eval"]
+LR = 2e-3
+
+
+def write_head(src, dst, n):
+    with open(src, encoding="utf-8") as f, open(dst, "w", encoding="utf-8") as g:
+        for i, line in enumerate(f):
+            if i == n:
+                break
+            g.write(line)
+
+
+class TrainGuardsTest(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.data = os.path.join(self.tmp.name, "data")
+        os.makedirs(self.data)
+        for name, n in (("train.tsv", 600), ("dev.tsv", 40), ("test.tsv", 40)):
+            write_head(os.path.join(DATA, name), os.path.join(self.data, name), n)
+        self.out = os.path.join(self.tmp.name, "out")
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def train(self, *extra):
+        cmd = [sys.executable, TRAIN, "--data", self.data, "--out", self.out, *TINY, *extra]
+        r = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+        self.assertEqual(r.returncode, 0, r.stderr[-2000:])
+        with open(os.path.join(self.out, "train_log.json")) as f:
+            return json.load(f)
+
+    def check_rollbacks(self, log, total):
+        self.assertTrue(log["rollbacks"], "a negative gap must roll back at every non-improvement")
+        best_update, scale = None, 1.0
+        for e in log["evals"]:
+            # The lr logged is the one of the round's last update (update - 1), halved once per
+            # earlier rollback.
+            want = scale * LR * 0.5 * (1 + math.cos(math.pi * (e["update"] - 1) / total))
+            self.assertAlmostEqual(e["lr"], want, delta=1e-9 + 1e-6 * want)
+            if e.get("best"):
+                best_update = e["update"]
+            else:
+                self.assertEqual(e.get("rollback_to"), best_update)
+                scale *= 0.5
+        self.assertEqual(len(log["rollbacks"]), sum(1 for e in log["evals"] if not e.get("best")))
+
+    def test_rollback_one_worker(self):
+        log = self.train("--epochs", "2", "--workers", "1", "--rollback-gap", "-1000")
+        self.check_rollbacks(log, total=2 * 10)   # 600 lines / 64 = 10 batches per epoch
+
+    def test_rollback_two_workers(self):
+        log = self.train("--epochs", "1", "--workers", "2", "--rollback-gap", "-1000")
+        self.check_rollbacks(log, total=10)
+
+    def test_no_rollback_by_default(self):
+        log = self.train("--epochs", "1", "--workers", "1")
+        self.assertEqual(log["rollbacks"], [])
+
+    def test_deadline_shortens_the_cosine(self):
+        # 200 epochs (2,000 updates) cannot fit in 3 s: the cosine must be pulled in and end there.
+        log = self.train("--epochs", "200", "--workers", "1", "--deadline-min", "0.05")
+        resched = log["deadline_reschedules"]
+        self.assertTrue(resched)
+        end = resched[-1]["end_update"]
+        self.assertLess(end, 2000)
+        self.assertEqual(log["evals"][-1]["update"], end)
+        self.assertLess(log["evals"][-1]["lr"], 0.1 * LR)   # annealed, not cut off mid-way
+        lrs = [e["lr"] for e in log["evals"]]
+        self.assertEqual(lrs, sorted(lrs, reverse=True))
+
+
+if __name__ == "__main__":
+    unittest.main()
