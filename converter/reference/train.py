@@ -302,7 +302,7 @@ def run_worker(rank, args, rendezvous, parent_pid=None):
            "patience": PATIENCE, "plateau_min_gain": PLATEAU_MIN_GAIN,
            "deadline_min": args.deadline_min, "rollback_gap": args.rollback_gap,
            "rollbacks": [], "evals": []}
-    best_wer, best_state, bad_evals = None, None, 0
+    best_wer, best_entry, best_state, bad_evals = None, None, None, 0
     best_opt_state = None
     lr_scale = 1.0   # halved by every rollback
     n_batches = len(examples) // args.batch_size + (len(examples) % args.batch_size > 0)
@@ -311,6 +311,10 @@ def run_worker(rank, args, rendezvous, parent_pid=None):
     # end_update in (below); the lr then anneals to 0 by the deadline instead of being cut off.
     anchor_update, anchor_phase, end_update = 0, 0.0, total
     recent_round_s = []   # seconds per update (validation included) of the recent rounds
+
+    def cosine_phase(u):
+        return anchor_phase + (1.0 - anchor_phase) * ((u - anchor_update) / (end_update - anchor_update))
+
     slowest_round_s, round_start, update = 0.0, time.time(), 0
     round_loss = round_tok = 0
     stop = False
@@ -319,10 +323,9 @@ def run_worker(rank, args, rendezvous, parent_pid=None):
         model.train()
         for b in make_batches(examples, args.batch_size, rng):
             if args.schedule == "cosine":
+                lr_now = lr_scale * args.lr * 0.5 * (1.0 + math.cos(math.pi * cosine_phase(update)))
                 for g in opt.param_groups:
-                    phase = anchor_phase + (1.0 - anchor_phase) * (
-                        (update - anchor_update) / (end_update - anchor_update))
-                    g["lr"] = lr_scale * args.lr * 0.5 * (1.0 + math.cos(math.pi * phase))
+                    g["lr"] = lr_now
             loss, ntok = train_step(model, opt, to_device(collate(examples, b[rank::world]), device),
                                     args.clip, world, args.label_smoothing)
             round_loss += loss
@@ -355,16 +358,16 @@ def run_worker(rank, args, rendezvous, parent_pid=None):
                 improved = best_wer is None or dev["wer"] < best_wer
                 plateau = best_wer is not None and dev["wer"] > best_wer - PLATEAU_MIN_GAIN
                 if improved:
-                    best_wer = dev["wer"]
+                    best_wer, best_entry = dev["wer"], entry
                     entry["best"] = True
                 # Divergence (seen on GPU runs: a local-p model jumping from 30 % to 51 % dev
                 # WER mid-run and never recovering): go back to the best weights and optimizer
                 # state and continue with half the lr, rather than train on from a broken model.
                 rollback = not improved and dev["wer"] > best_wer + args.rollback_gap
                 if rollback:
-                    entry["rollback_to"] = [e for e in log["evals"] if e.get("best")][-1]["update"]
+                    entry["rollback_to"] = best_entry["update"]
                     log["rollbacks"].append({"update": update, "dev_wer": dev["wer"],
-                                             "to_update": entry["rollback_to"]})
+                                             "to_update": best_entry["update"]})
                 bad_evals = 0 if improved else bad_evals + 1
                 if args.schedule != "plateau":
                     plateau, bad_evals = False, 0   # the schedule sets the lr; no early stop
@@ -423,8 +426,7 @@ def run_worker(rank, args, rendezvous, parent_pid=None):
                 g["lr"] = float(decision[0])
             stop = bool(decision[1])
             if int(decision[4]) != end_update:
-                anchor_phase += (1.0 - anchor_phase) * (update - anchor_update) / (end_update - anchor_update)
-                anchor_update, end_update = update, int(decision[4])
+                anchor_phase, anchor_update, end_update = cosine_phase(update), update, int(decision[4])
             if update >= end_update:
                 stop = True
             round_start, round_loss, round_tok = time.time(), 0, 0
@@ -437,18 +439,17 @@ def run_worker(rank, args, rendezvous, parent_pid=None):
     # ---- the best model, then the final evaluation (metrics.json)
     model.load_state_dict(best_state)
     if lead:
-        best = [e for e in log["evals"] if e.get("best")][-1]
         save_checkpoint(model, src_vocab, tgt_vocab, args.out,
-                        {"update": str(best["update"]), "dev_wer": f"{best_wer:.2f}"})
-        log["best"] = {"update": best["update"], "epoch": best["epoch"], "dev_wer": best_wer}
+                        {"update": str(best_entry["update"]), "dev_wer": f"{best_wer:.2f}"})
+        log["best"] = {"update": best_entry["update"], "epoch": best_entry["epoch"],
+                       "dev_wer": best_wer}
         log["train_wall_s"] = round(time.time() - t_start, 1)
         with open(os.path.join(args.out, "train_log.json"), "w") as f:
             json.dump(log, f, indent=2)
     if args.skip_final_eval:
         return
-    if world > 1:
-        for p in model.parameters():
-            dist.broadcast(p.data, 0)
+    # Every worker loaded its own copy of the best state, taken right after a validation's
+    # weight broadcast, so the workers' models are identical without another broadcast.
     model.to("cpu")   # the final evaluation decodes on the CPU, as evaluate.py does
     model.eval()
     metrics = {"decode": {"greedy": vars(greedy_opts), "beam5": vars(beam_opts)}}
