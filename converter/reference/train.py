@@ -78,6 +78,7 @@ PLATEAU_MIN_GAIN = 0.5   # dev WER points: a smaller gain over the best counts a
 EVAL_EVERY = 451         # updates between validations (one epoch at batch 256)
 ROLLBACK_GAP = 5.0       # dev WER points above the best that count as a divergence
 EVAL_MAX_LEN = 64
+AVERAGE_LAST = 8         # validations whose weights the end-of-run averaging may combine
 
 
 def load_pairs(path, tokenizer):
@@ -147,6 +148,12 @@ def train_step(model, opt, batch_tensors, clip, world=1, label_smoothing=0.0):
     return float(loss), ntok
 
 
+def average_state_dicts(states):
+    """The element-wise mean of state dicts with the same keys (summed in float64)."""
+    return {name: (sum(s[name].double() for s in states) / len(states)).to(t.dtype)
+            for name, t in states[0].items()}
+
+
 def to_device(tensors, device):
     return tuple(t.to(device) for t in tensors)
 
@@ -192,6 +199,9 @@ def main():
                     help="divergence guard: when dev WER is more than this many points above the "
                          "best so far, the weights and Adam state go back to the best validation "
                          "and the lr is halved from then on (logged in train_log.json)")
+    ap.add_argument("--average-last", type=int, default=AVERAGE_LAST,
+                    help="at the end, also try the averages of the weights of the last 2..K "
+                         "validations and keep whichever candidate has the best dev WER (0: off)")
     ap.add_argument("--deadline-min", type=float, default=0.0,
                     help="if > 0: end training by this many minutes. cosine: at each validation, "
                          "if the remaining updates (timed by the slowest of the last 3 rounds) would "
@@ -301,9 +311,10 @@ def run_worker(rank, args, rendezvous, parent_pid=None):
            "schedule": args.schedule, "label_smoothing": args.label_smoothing,
            "patience": PATIENCE, "plateau_min_gain": PLATEAU_MIN_GAIN,
            "deadline_min": args.deadline_min, "rollback_gap": args.rollback_gap,
-           "rollbacks": [], "evals": []}
+           "average_last": args.average_last, "rollbacks": [], "evals": []}
     best_wer, best_entry, best_state, bad_evals = None, None, None, 0
     best_opt_state = None
+    recent_states = []   # lead only: weights at the last args.average_last validations
     lr_scale = 1.0   # halved by every rollback
     n_batches = len(examples) // args.batch_size + (len(examples) % args.batch_size > 0)
     total = args.epochs * n_batches
@@ -382,6 +393,11 @@ def run_worker(rank, args, rendezvous, parent_pid=None):
                 sys.stdout.flush()
                 with open(os.path.join(args.out, "train_log.json"), "w") as f:
                     json.dump(log, f, indent=2)
+                if args.average_last > 1:
+                    # A rollback discards the diverged weights, so nothing before it is averaged.
+                    recent_states = [] if rollback else (recent_states + [
+                        {k: v.detach().to("cpu", copy=True) for k, v in model.state_dict().items()}
+                    ])[-args.average_last:]
                 if improved:
                     save_checkpoint(model, src_vocab, tgt_vocab, args.out,
                                     {"update": str(update), "dev_wer": f"{dev['wer']:.2f}"})
@@ -438,18 +454,44 @@ def run_worker(rank, args, rendezvous, parent_pid=None):
 
     # ---- the best model, then the final evaluation (metrics.json)
     model.load_state_dict(best_state)
+    chosen = None
+    if lead:
+        chosen = {"update": best_entry["update"], "epoch": best_entry["epoch"], "dev_wer": best_wer}
+    if lead and len(recent_states) > 1:
+        # Weight averaging of the last validations (checkpoint averaging): late in the cosine
+        # the weights wander around one basin, and their mean often decodes better than any
+        # single point. Dev WER decides between the best single model and each average.
+        best_single = {k: v.detach().clone() for k, v in model.state_dict().items()}
+        trials = []
+        for k in range(2, len(recent_states) + 1):
+            avg = average_state_dicts(recent_states[-k:])
+            model.load_state_dict(avg)
+            dev = evaluate(model, src_vocab, tgt_vocab, dev_refs, greedy_opts)
+            trials.append({"last": k, "from_update": log["evals"][-k]["update"],
+                           "dev_wer": dev["wer"], "dev_per": dev["per"]})
+            print(f"average of the last {k} validations: dev WER={dev['wer']:.2f} "
+                  f"PER={dev['per']:.2f}", flush=True)
+            if dev["wer"] < chosen["dev_wer"]:
+                chosen = {"average_last": k, "from_update": log["evals"][-k]["update"],
+                          "update": update, "epoch": log["evals"][-1]["epoch"], "dev_wer": dev["wer"]}
+                best_single = avg
+        log["averaging"] = trials
+        model.load_state_dict(best_single)
+    if world > 1:
+        # Only the lead tried the averages: give every worker the chosen weights.
+        for t in model.state_dict().values():
+            dist.broadcast(t, 0)
     if lead:
         save_checkpoint(model, src_vocab, tgt_vocab, args.out,
-                        {"update": str(best_entry["update"]), "dev_wer": f"{best_wer:.2f}"})
-        log["best"] = {"update": best_entry["update"], "epoch": best_entry["epoch"],
-                       "dev_wer": best_wer}
+                        {"update": str(chosen["update"]), "dev_wer": f"{chosen['dev_wer']:.2f}",
+                         **({"average_last": str(chosen["average_last"])}
+                            if "average_last" in chosen else {})})
+        log["best"] = chosen
         log["train_wall_s"] = round(time.time() - t_start, 1)
         with open(os.path.join(args.out, "train_log.json"), "w") as f:
             json.dump(log, f, indent=2)
     if args.skip_final_eval:
         return
-    # Every worker loaded its own copy of the best state, taken right after a validation's
-    # weight broadcast, so the workers' models are identical without another broadcast.
     model.to("cpu")   # the final evaluation decodes on the CPU, as evaluate.py does
     model.eval()
     metrics = {"decode": {"greedy": vars(greedy_opts), "beam5": vars(beam_opts)}}

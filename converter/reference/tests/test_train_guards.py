@@ -1,5 +1,6 @@
-"""train.py's schedule guards on a tiny run: the divergence rollback and the deadline-shortened
-cosine. Each case trains a ~80 k-parameter model on 600 lines for a few seconds."""
+"""train.py's schedule guards and end-of-run weight averaging on a tiny run: the divergence
+rollback, the deadline-shortened cosine, the choice between the best model and the averages.
+Each case trains a ~80 k-parameter model on 600 lines for a few seconds."""
 import json
 import math
 import os
@@ -9,6 +10,14 @@ import tempfile
 import unittest
 
 from _path import REPO_ROOT
+
+import torch  # noqa: E402
+
+from checkpoint import load_checkpoint  # noqa: E402
+from evaluate import evaluate  # noqa: E402
+from g2p_metrics import read_tsv  # noqa: E402
+from search import DecodeOptions  # noqa: E402
+from train import EVAL_MAX_LEN, average_state_dicts  # noqa: E402
 
 TRAIN = os.path.join(REPO_ROOT, "converter", "reference", "train.py")
 DATA = os.path.join(REPO_ROOT, "data", "g2p")
@@ -83,6 +92,42 @@ class TrainGuardsTest(unittest.TestCase):
         self.assertLess(log["evals"][-1]["lr"], 0.1 * LR)   # annealed, not cut off mid-way
         lrs = [e["lr"] for e in log["evals"]]
         self.assertEqual(lrs, sorted(lrs, reverse=True))
+
+    def test_average_state_dicts(self):
+        g = torch.Generator().manual_seed(5)
+        states = [{"w": torch.randn(3, 4, generator=g), "b": torch.randn(4, generator=g)}
+                  for _ in range(3)]
+        avg = average_state_dicts(states)
+        for name in ("w", "b"):
+            want = (states[0][name] + states[1][name] + states[2][name]) / 3
+            self.assertTrue(torch.allclose(avg[name], want, atol=1e-6))
+            self.assertEqual(avg[name].dtype, torch.float32)
+
+    def test_weight_averaging_keeps_the_best_dev_candidate(self):
+        log = self.train("--epochs", "2", "--workers", "2", "--average-last", "4")
+        evals, trials, best = log["evals"], log["averaging"], log["best"]
+        self.assertEqual([t["last"] for t in trials], [2, 3, 4])
+        for t in trials:
+            self.assertEqual(t["from_update"], evals[-t["last"]]["update"])
+        # The candidates: the best single validation (ties go to it), then each average.
+        single = min(evals, key=lambda e: e["dev_wer"])
+        want_wer, want_per = single["dev_wer"], single["dev_per"]
+        for t in trials:
+            if t["dev_wer"] < want_wer:
+                want_wer, want_per = t["dev_wer"], t["dev_per"]
+        self.assertEqual(best["dev_wer"], want_wer)
+        # The written model is the chosen candidate: decoding dev again gives its scores (PER
+        # tells the candidates apart even while every tiny model gets every word wrong).
+        model, src_vocab, tgt_vocab = load_checkpoint(self.out)
+        dev = evaluate(model, src_vocab, tgt_vocab, read_tsv(os.path.join(self.data, "dev.tsv")),
+                       DecodeOptions(beam=1, nbest=1, max_len=EVAL_MAX_LEN))
+        self.assertAlmostEqual(dev["wer"], want_wer, places=6)
+        self.assertAlmostEqual(dev["per"], want_per, places=6)
+
+    def test_no_averaging_when_off(self):
+        log = self.train("--epochs", "1", "--workers", "1", "--average-last", "0")
+        self.assertNotIn("averaging", log)
+        self.assertEqual(log["best"]["update"], min(log["evals"], key=lambda e: e["dev_wer"])["update"])
 
 
 if __name__ == "__main__":
