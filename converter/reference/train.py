@@ -22,6 +22,13 @@ such validations. At the end the best model is written with config.json, model.s
 vocabs, metrics.json (dev and test, greedy and beam 5; the numbers evaluate.py prints) and
 train_log.json.
 
+``--average-last K`` (off by default) adds checkpoint averaging: the weights at the last K
+validations are kept, and at the end the averages of the last 2..K are decoded on dev; the best
+single model or an average, whichever has the lower dev WER, is written (logged as "averaging").
+Measured on a 40-epoch run of the shipped config (K = 8): the averages scored 25.40-25.52 dev
+WER against the best single epoch's 25.40, so no gain; the cosine has already annealed the
+weights to one point by then.
+
 Speed: data parallel over ``--workers`` (2) processes of one torch thread each. Every worker
 runs forward and backward on its half of each batch; the loss is normalised by the whole
 batch's target tokens and the gradients are summed (gloo all-reduce), so every worker applies
@@ -78,7 +85,7 @@ PLATEAU_MIN_GAIN = 0.5   # dev WER points: a smaller gain over the best counts a
 EVAL_EVERY = 451         # updates between validations (one epoch at batch 256)
 ROLLBACK_GAP = 5.0       # dev WER points above the best that count as a divergence
 EVAL_MAX_LEN = 64
-AVERAGE_LAST = 8         # validations whose weights the end-of-run averaging may combine
+AVERAGE_LAST = 0         # off: validations whose weights the end-of-run averaging may combine
 
 
 def load_pairs(path, tokenizer):
