@@ -85,7 +85,7 @@ PLATEAU_MIN_GAIN = 0.5   # dev WER points: a smaller gain over the best counts a
 EVAL_EVERY = 451         # updates between validations (one epoch at batch 256)
 ROLLBACK_GAP = 5.0       # dev WER points above the best that count as a divergence
 EVAL_MAX_LEN = 64
-AVERAGE_LAST = 0         # off: validations whose weights the end-of-run averaging may combine
+AVERAGE_LAST = 0         # validations the end-of-run weight averaging may combine; 0: off
 
 
 def load_pairs(path, tokenizer):
@@ -468,24 +468,25 @@ def run_worker(rank, args, rendezvous, parent_pid=None):
         # Weight averaging of the last validations (checkpoint averaging): late in the cosine
         # the weights wander around one basin, and their mean often decodes better than any
         # single point. Dev WER decides between the best single model and each average.
-        best_single = {k: v.detach().clone() for k, v in model.state_dict().items()}
-        trials = []
+        chosen_state, trials = best_state, []
         for k in range(2, len(recent_states) + 1):
             avg = average_state_dicts(recent_states[-k:])
             model.load_state_dict(avg)
             dev = evaluate(model, src_vocab, tgt_vocab, dev_refs, greedy_opts)
-            trials.append({"last": k, "from_update": log["evals"][-k]["update"],
-                           "dev_wer": dev["wer"], "dev_per": dev["per"]})
+            trial = {"last": k, "from_update": log["evals"][-k]["update"],
+                     "dev_wer": dev["wer"], "dev_per": dev["per"]}
+            trials.append(trial)
             print(f"average of the last {k} validations: dev WER={dev['wer']:.2f} "
                   f"PER={dev['per']:.2f}", flush=True)
             if dev["wer"] < chosen["dev_wer"]:
-                chosen = {"average_last": k, "from_update": log["evals"][-k]["update"],
-                          "update": update, "epoch": log["evals"][-1]["epoch"], "dev_wer": dev["wer"]}
-                best_single = avg
+                chosen = {"average_last": k, "from_update": trial["from_update"], "update": update,
+                          "epoch": log["evals"][-1]["epoch"], "dev_wer": dev["wer"]}
+                chosen_state = avg
         log["averaging"] = trials
-        model.load_state_dict(best_single)
-    if world > 1:
-        # Only the lead tried the averages: give every worker the chosen weights.
+        model.load_state_dict(chosen_state)
+    if world > 1 and args.average_last > 1:
+        # Only the lead tried the averages: give every worker the chosen weights. (Without
+        # averaging every worker already holds the best state; see best_state above.)
         for t in model.state_dict().values():
             dist.broadcast(t, 0)
     if lead:
