@@ -38,10 +38,6 @@ class ShippedModelTest(unittest.TestCase):
     def test_per_meets_target(self):
         self.assertLessEqual(load_metrics()["test"]["greedy"]["per"], MAX_TEST_PER)
 
-    # Issue 2 is open on this point: the shipped model reaches 26.14 % (models/g2p-en/README.md).
-    # When a model that meets the target ships, this reports an unexpected success: remove the
-    # decorator then.
-    @unittest.expectedFailure
     def test_wer_meets_target(self):
         self.assertLessEqual(load_metrics()["test"]["greedy"]["wer"], MAX_TEST_WER)
 
