@@ -5,8 +5,8 @@ Reproduce (from the repository root; the shipped run took 68 min on the 2-core d
     /usr/bin/python3 converter/reference/train.py --out models/g2p-en
 
 Shipped config (Luong 2015's best: bidirectional LSTM encoder, local-p attention with the
-general score, input feeding): see SHIPPED_CONFIG below (~1.94 M parameters: 160 per encoder direction; window D = 3,
-dropout 0.1).
+general score, input feeding): see SHIPPED_CONFIG below (~1.94 M parameters: 160 per encoder
+direction; window D = 3, dropout 0.1).
 
 Recipe: fixed seed; Adam, token-level NLL, gradient norm clipped at 5; batches of 256 lines
 bucketed by length (lines shuffled, stably sorted by source then target length, cut into
@@ -35,8 +35,8 @@ batch's target tokens and the gradients are summed (gloo all-reduce), so every w
 the update one process would on the whole batch, and the weights stay identical. One thread per
 process matters: on these small matrices OpenBLAS's second thread costs more in
 synchronisation than it gains (batch 64: 0.305 s with 2 threads, 0.163 s with 1). In the
-shipped run a batch of 256 took 0.18-0.21 s (about 88 s per epoch, validation 2 s); the same
-code measured 0.20-0.28 s per batch in a later run, the VM being slower at times.
+shipped run a batch of 256 took 0.25-0.33 s (about 128 s per epoch, validation 2 s); the
+128-wide encoder took 0.18-0.28 s on the same VM, whose speed varies by 30 %.
 
 ``--deadline-min M`` bounds the time: with the cosine schedule, every validation times the
 remaining updates by the slowest of the last three rounds, and if they would end past M
