@@ -1,5 +1,6 @@
 // ValidateModelConfig(): the docs/MODEL.md constraints on a config, shared by Model::Load and
 // the converter.
+#include "edgenmt/fixed_point.h"
 #include "edgenmt/model.h"
 #include "error_detail.h"
 
@@ -76,6 +77,9 @@ Status ValidateModelConfig(const ModelConfig& c, char* detail, size_t detail_siz
                                  (luong && c.score == ScoreType::kConcat);
   if (needs_attn_hidden && c.attn_hidden < 1)
     return Invalid(detail, detail_size, "config.attn_hidden: must be >= 1 for this attention/score");
+  if (c.scheme == QuantScheme::kInt8Full && c.attention == AttentionType::kLocalP &&
+      c.max_src_len > fxp::kMaxQ16PositionLength)
+    return Invalid(detail, detail_size, "config.max_src_len: ", static_cast<int>(c.max_src_len), " > ", static_cast<int>(fxp::kMaxQ16PositionLength), ", the longest source whose int8-full local-p position fits Q15.16");
   return Status::kOk;
 }
 

@@ -27,6 +27,14 @@ constexpr int32_t kQ31Half = 1 << 30;   // 0.5 in Q0.31
 // ln(2) in Q0.31 (round(ln 2 * 2^31)).
 constexpr int32_t kLn2Q31 = 1488522236;
 
+// Accumulation bounds (docs/INT8.md "Bounds the kernels hold"): the limits below which the
+// integer kernels are exact, enforced by Model::Load so no legal file can overflow them.
+// An int8 x int8 dot product of this many terms fits int32 for any operands (|a|, |b| <= 128):
+// 131071 * 128 * 128 = 2^31 - 2^14.
+constexpr int32_t kMaxS8DotLength = 131071;
+// The longest source whose local-p position p = S * sigmoid(.) fits Q15.16 in an int32.
+constexpr int32_t kMaxQ16PositionLength = 32767;
+
 // ---- saturation -----------------------------------------------------------------------------
 
 constexpr int8_t SaturateToInt8(int32_t x) {

@@ -35,6 +35,45 @@ Status FindInt8PerRow(const Model& model, const char* name, int32_t rows, int32_
   return Status::kOk;
 }
 
+bool RowIsZero(const int8_t* row, int32_t cols) {
+  for (int32_t c = 0; c < cols; ++c) {
+    if (row[c] != 0) return false;
+  }
+  return true;
+}
+
+// Per-row (multiplier, shift) of a * b * 2^pow2 / c where the row's scale is a (scale_is_a) or
+// b. They are derived and range-checked in the measuring pass too, so RequiredArenaBytes and
+// Init refuse the same files; only a writable arena stores them. A row of zeros contributes
+// nothing whatever its scale, so it gets (0, 0) and is never refused.
+Status DeriveMultipliers(const char* name, const int8_t* values, int32_t rows, int32_t cols,
+                         const float* scales, uint32_t a_bits, bool scale_is_a, uint32_t c_bits,
+                         int pow2, Arena* arena, int32_t** multiplier_out, int32_t** shift_out,
+                         ErrorDetail* detail) {
+  int32_t* multiplier = arena->AllocateArray<int32_t>(static_cast<size_t>(rows));
+  int32_t* shift = arena->AllocateArray<int32_t>(static_cast<size_t>(rows));
+  const bool store = arena->writable();
+  for (int32_t m = 0; m < rows; ++m) {
+    int32_t mult = 0;
+    int sh = 0;
+    const uint32_t row_bits = FloatBits(scales[m]);
+    if (!RowIsZero(values + static_cast<int64_t>(m) * cols, cols) &&
+        !fxp::QuantizeMultiplierFromFloatBits(scale_is_a ? row_bits : a_bits,
+                                              scale_is_a ? a_bits : row_bits, c_bits, pow2,
+                                              &mult, &sh)) {
+      return detail->Fail(Status::kModelTensorInvalid, "tensor ", name, " row ", m,
+                          ": scale out of the int8-full range");
+    }
+    if (store) {
+      multiplier[m] = mult;
+      shift[m] = sh;
+    }
+  }
+  *multiplier_out = multiplier;
+  *shift_out = shift;
+  return Status::kOk;
+}
+
 Status BindIntMatrix(const Model& model, const char* name, int32_t rows, int32_t cols,
                      uint32_t input_scale_bits, Arena* arena, IntMatrix* out,
                      ErrorDetail* detail) {
@@ -43,19 +82,8 @@ Status BindIntMatrix(const Model& model, const char* name, int32_t rows, int32_t
   out->rows = rows;
   out->cols = cols;
   out->w = static_cast<const int8_t*>(view.data);
-  out->multiplier = arena->AllocateArray<int32_t>(static_cast<size_t>(rows));
-  out->shift = arena->AllocateArray<int32_t>(static_cast<size_t>(rows));
-  if (!arena->writable()) return Status::kOk;
-  for (int32_t m = 0; m < rows; ++m) {
-    int shift = 0;
-    if (!fxp::QuantizeMultiplierFromFloatBits(input_scale_bits, FloatBits(view.scales[m]),
-                                              kOneBits, 20, &out->multiplier[m], &shift)) {
-      return detail->Fail(Status::kModelTensorInvalid, "tensor ", name, " row ", m,
-                          ": scale out of the int8-full range");
-    }
-    out->shift[m] = shift;
-  }
-  return Status::kOk;
+  return DeriveMultipliers(name, out->w, rows, cols, view.scales, input_scale_bits, false,
+                           kOneBits, 20, arena, &out->multiplier, &out->shift, detail);
 }
 
 Status BindBiasQ20(const Model& model, const char* name, int32_t size, const int32_t** out,
@@ -73,6 +101,9 @@ Status BindBiasQ20(const Model& model, const char* name, int32_t size, const int
   return Status::kOk;
 }
 
+// The shared scale is the largest scale among rows that hold a nonzero value: an all-zero row
+// (nn.Embedding's padding_idx row) carries no information, and its stored scale must not
+// become the shared one (it would cost every other row its precision).
 Status BindIntEmbedding(const Model& model, const char* name, int32_t rows, int32_t cols,
                         Arena* arena, IntEmbedding* out, ErrorDetail* detail) {
   TensorView view{};
@@ -81,24 +112,17 @@ Status BindIntEmbedding(const Model& model, const char* name, int32_t rows, int3
   out->cols = cols;
   out->table = static_cast<const int8_t*>(view.data);
   // Positive float32 values order like their bit patterns: the largest row scale, no FPU.
-  out->scale_bits = 0;
+  uint32_t all_rows = 0, nonzero_rows = 0;
   for (int32_t r = 0; r < rows; ++r) {
     const uint32_t bits = FloatBits(view.scales[r]);
-    out->scale_bits = bits > out->scale_bits ? bits : out->scale_bits;
-  }
-  out->multiplier = arena->AllocateArray<int32_t>(static_cast<size_t>(rows));
-  out->shift = arena->AllocateArray<int32_t>(static_cast<size_t>(rows));
-  if (!arena->writable()) return Status::kOk;
-  for (int32_t r = 0; r < rows; ++r) {
-    int shift = 0;
-    if (!fxp::QuantizeMultiplierFromFloatBits(FloatBits(view.scales[r]), kOneBits,
-                                              out->scale_bits, 0, &out->multiplier[r], &shift)) {
-      return detail->Fail(Status::kModelTensorInvalid, "tensor ", name, " row ", r,
-                          ": scale out of the int8-full range");
+    all_rows = bits > all_rows ? bits : all_rows;
+    if (!RowIsZero(out->table + static_cast<int64_t>(r) * cols, cols)) {
+      nonzero_rows = bits > nonzero_rows ? bits : nonzero_rows;
     }
-    out->shift[r] = shift;
   }
-  return Status::kOk;
+  out->scale_bits = nonzero_rows != 0 ? nonzero_rows : all_rows;
+  return DeriveMultipliers(name, out->table, rows, cols, view.scales, kOneBits, true,
+                           out->scale_bits, 0, arena, &out->multiplier, &out->shift, detail);
 }
 
 // y[r][0, out) = MBQM(x[r] . W[m][col0, col0 + in)) (+ bias) in Q11.20.
@@ -158,8 +182,8 @@ int32_t PowerOfTwoShiftForS8(int32_t n, const int32_t* v) {
 
 Status IntegerDecoder::PrepareCell(const Model& model, const char* prefix, const char* suffix,
                                    const char* format_name, int32_t input_size,
-                                   uint32_t input_scale_bits, Cell* cell, Arena* arena,
-                                   ErrorDetail* detail) {
+                                   uint32_t input_scale_bits, bool first_layer, Cell* cell,
+                                   Arena* arena, ErrorDetail* detail) {
   const ModelConfig& c = model.config();
   const bool decoder = strncmp(prefix, "decoder", 7) == 0;
   const int32_t H = decoder ? c.dec_hidden : c.enc_hidden;
@@ -167,7 +191,8 @@ Status IntegerDecoder::PrepareCell(const Model& model, const char* prefix, const
   EDGENMT_RETURN_IF_ERROR(BindIntMatrix(model, NameBuilder(prefix, "weight_ih", suffix).c_str(),
                                         G, input_size, input_scale_bits, arena, &cell->w_ih,
                                         detail));
-  if (decoder && input_scale_bits != kOneBits && input_feeding_) {
+  // Decoder layer 0 with input feeding: its h~ columns get their own multipliers (scale 1).
+  if (decoder && first_layer && input_feeding_) {
     EDGENMT_RETURN_IF_ERROR(BindIntMatrix(model,
                                           NameBuilder(prefix, "weight_ih", suffix).c_str(), G,
                                           input_size, kOneBits, arena, &cell->w_ih_hidden,
@@ -243,12 +268,12 @@ Status IntegerDecoder::Prepare(const Model& model, int32_t max_src_len, int32_t 
     const uint32_t scale = l == 0 ? src_embedding_.scale_bits : kOneBits;
     EDGENMT_RETURN_IF_ERROR(PrepareCell(model, "encoder.rnn.", NameBuilder("_l", l).c_str(),
                                         NameBuilder("encoder.rnn.l", l, ".cell").c_str(), in,
-                                        scale, &enc_fwd_[l], arena, detail));
+                                        scale, l == 0, &enc_fwd_[l], arena, detail));
     if (bidirectional_) {
       EDGENMT_RETURN_IF_ERROR(PrepareCell(
           model, "encoder.rnn.", NameBuilder("_l", l, "_reverse").c_str(),
-          NameBuilder("encoder.rnn.l", l, "_reverse.cell").c_str(), in, scale, &enc_bwd_[l],
-          arena, detail));
+          NameBuilder("encoder.rnn.l", l, "_reverse.cell").c_str(), in, scale, l == 0,
+          &enc_bwd_[l], arena, detail));
     }
   }
   const int32_t dec_input = DecoderInputSize(c);
@@ -257,7 +282,7 @@ Status IntegerDecoder::Prepare(const Model& model, int32_t max_src_len, int32_t 
     const uint32_t scale = l == 0 ? tgt_embedding_.scale_bits : kOneBits;
     EDGENMT_RETURN_IF_ERROR(PrepareCell(model, NameBuilder("decoder.layers.", l, ".").c_str(),
                                         "", NameBuilder("decoder.layers.", l, ".cell").c_str(),
-                                        in, scale, &dec_[l], arena, detail));
+                                        in, scale, l == 0, &dec_[l], arena, detail));
     if (bridge_) {
       EDGENMT_RETURN_IF_ERROR(BindIntMatrix(model, NameBuilder("bridge.", l, ".h.weight").c_str(),
                                             hidden_, E_, kOneBits, arena, &bridge_h_[l], detail));

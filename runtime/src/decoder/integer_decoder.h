@@ -78,7 +78,7 @@ class IntegerDecoder {
 
   Status PrepareCell(const Model& model, const char* prefix, const char* suffix,
                      const char* format_name, int32_t input_size, uint32_t input_scale_bits,
-                     Cell* cell, Arena* arena, ErrorDetail* detail);
+                     bool first_layer, Cell* cell, Arena* arena, ErrorDetail* detail);
   // One recurrent step for `rows` rows: gates_x [rows, G*H] Q11.20 (input part incl. b_ih),
   // h8 [rows, H] s8 previous/new h, c16 [rows, H] LSTM cell or GRU state.
   void CellStep(const Cell& cell, int32_t rows, int32_t* gates_x, int8_t* h8, int32_t h_stride,

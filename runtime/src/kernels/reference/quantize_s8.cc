@@ -14,6 +14,10 @@ inline int32_t RoundHalfAway(float v) {
 }  // namespace
 
 float ref_quantize_row_f32_s8(int32_t n, const float* x, int8_t* q) {
+  // NaN compares false everywhere, so it never becomes max_abs; an infinite value does, and
+  // then every finite value maps to 0 and the infinities to +-127. Values are clamped in float
+  // before the conversion to int, so non-finite activations (weights near FLT_MAX can overflow
+  // a product) give NaN or infinite outputs downstream but never undefined behaviour here.
   float max_abs = 0.0f;
   for (int32_t i = 0; i < n; ++i) {
     const float a = x[i] >= 0.0f ? x[i] : -x[i];
@@ -23,11 +27,13 @@ float ref_quantize_row_f32_s8(int32_t n, const float* x, int8_t* q) {
     for (int32_t i = 0; i < n; ++i) q[i] = 0;
     return 0.0f;
   }
-  const float inverse_scale = 127.0f / max_abs;
+  const bool infinite = max_abs > 3.40282347e38f;
+  const float inverse_scale = infinite ? 0.0f : 127.0f / max_abs;
   for (int32_t i = 0; i < n; ++i) {
-    int32_t v = RoundHalfAway(x[i] * inverse_scale);
-    v = v > 127 ? 127 : (v < -127 ? -127 : v);  // guards float rounding at the extremes
-    q[i] = static_cast<int8_t>(v);
+    float v = infinite ? (x[i] > 3.40282347e38f ? 127.0f : (x[i] < -3.40282347e38f ? -127.0f : 0.0f))
+                       : x[i] * inverse_scale;
+    v = v > 127.0f ? 127.0f : (v < -127.0f ? -127.0f : v);  // float rounding at the extremes
+    q[i] = v == v ? static_cast<int8_t>(RoundHalfAway(v)) : 0;  // NaN -> 0
   }
   return max_abs / 127.0f;
 }
@@ -36,8 +42,8 @@ void ref_quantize_f32_s8(int32_t n, const float* x, float scale, int8_t* q) {
   const float inverse_scale = 1.0f / scale;
   for (int32_t i = 0; i < n; ++i) {
     const float v = x[i] * inverse_scale;
-    // Clamp in float first so the conversion to int cannot overflow.
-    const float clamped = v > 127.0f ? 127.0f : (v < -128.0f ? -128.0f : v);
+    // Clamp in float first so the conversion to int cannot overflow (NaN -> 0).
+    const float clamped = v > 127.0f ? 127.0f : (v < -128.0f ? -128.0f : (v == v ? v : 0.0f));
     q[i] = fxp::SaturateToInt8(RoundHalfAway(clamped));
   }
 }
