@@ -25,6 +25,16 @@ ConvertError Usage(const std::string& flag, const std::string& reason) {
   return ConvertError(kExitUsage, flag, reason);
 }
 
+// The --dtype spelling of a scheme.
+const char* DtypeName(QuantScheme scheme) {
+  switch (scheme) {
+    case QuantScheme::kFloat32: return "float32";
+    case QuantScheme::kInt8Hybrid: return "int8";
+    case QuantScheme::kInt8Full: return "int8-full";
+  }
+  return "?";
+}
+
 }  // namespace
 
 int32_t DefaultMaxLen(int32_t max_src_len) {
@@ -183,13 +193,16 @@ ConvertSummary Convert(const ConvertOptions& o) {
                              "): " + model->error_detail());
     }
     if (pass == 0) {
+      // A file the converter writes is a file the runtime runs: a model this runtime cannot
+      // plan a session for (e.g. a score int8-full does not implement) is refused here.
       size_t bytes = 0;
-      const Status planned = RequiredArenaBytes(*model, ArenaPlanLimits(*model), &bytes);
-      // kUnsupported: this runtime build cannot run the scheme yet; record 0 ("not planned").
-      if (planned == Status::kUnsupported) bytes = 0;
-      else if (planned != Status::kOk) {
+      char why[160];
+      const Status planned =
+          RequiredArenaBytes(*model, ArenaPlanLimits(*model), &bytes, why, sizeof why);
+      if (planned != Status::kOk) {
         throw ConvertError(kExitBadInput, o.checkpoint_dir,
-                           std::string("arena planning failed (") + StatusName(planned) + ")");
+                           std::string("the runtime cannot run this model as ") +
+                               DtypeName(o.scheme) + " (" + StatusName(planned) + "): " + why);
       }
       contents.arena_plan.bytes = bytes;
       file = BuildModelFile(contents);

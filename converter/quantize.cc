@@ -32,9 +32,11 @@ QuantizedRows QuantizeRowsSymmetric(const float* data, int64_t rows, int64_t col
         throw ConvertError(kExitBadInput, "quantize", "non-finite weight in row " + std::to_string(r));
       max_abs = std::max(max_abs, std::fabs(row[c]));
     }
-    // The scale is the float32 value the file stores; quantize with exactly that value.
-    const float scale = max_abs > 0.0f ? max_abs / 127.0f : 1.0f;
+    // The scale is the float32 value the file stores; quantize with exactly that value. All-zero
+    // rows get theirs below.
+    const float scale = max_abs > 0.0f ? max_abs / 127.0f : 0.0f;
     q.scales[static_cast<size_t>(r)] = scale;
+    if (scale == 0.0f) continue;
     for (int64_t c = 0; c < cols; ++c) {
       const double v = static_cast<double>(row[c]) / scale;
       const long rounded = lround(v);  // ties away from zero
@@ -42,6 +44,13 @@ QuantizedRows QuantizeRowsSymmetric(const float* data, int64_t rows, int64_t col
           static_cast<int8_t>(rounded > 127 ? 127 : (rounded < -127 ? -127 : rounded));
     }
   }
+  // An all-zero row (an embedding's padding row, a pruned unit) stores values 0 and the
+  // smallest scale of the tensor's other rows (1 if every row is zero): the file format needs
+  // scales > 0, and a scale that is never the tensor's largest cannot become the shared scale
+  // of an int8-full embedding or an outlier of any per-tensor statistic.
+  float smallest = 0.0f;
+  for (float s : q.scales) smallest = s > 0.0f && (smallest == 0.0f || s < smallest) ? s : smallest;
+  for (float& s : q.scales) s = s > 0.0f ? s : (smallest > 0.0f ? smallest : 1.0f);
   return q;
 }
 

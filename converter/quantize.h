@@ -22,12 +22,13 @@ namespace edgenmt::converter {
 // A [rows, cols] matrix quantized symmetrically per row: w[r][c] ~ scales[r] * values[r][c].
 struct QuantizedRows {
   std::vector<int8_t> values;  // rows * cols, in [-127, 127]
-  std::vector<float> scales;   // rows, > 0 (max|row| / 127; 1 for an all-zero row)
+  std::vector<float> scales;   // rows, > 0 (max|row| / 127; see below for all-zero rows)
 };
 
 // scale_r = max_c |w[r][c]| / 127, q = round(w / scale_r) with ties away from zero. Rows of all
-// zeros get scale 1 (the file format requires scales > 0) and values 0. Non-finite input
-// throws ConvertError(kExitBadInput).
+// zeros get values 0 and the smallest scale of the other rows (1 when every row is zero): the
+// file format requires scales > 0, and such a scale never becomes the tensor's largest.
+// Non-finite input throws ConvertError(kExitBadInput).
 QuantizedRows QuantizeRowsSymmetric(const float* data, int64_t rows, int64_t cols);
 
 // values * scales, row by row (what the hybrid runtime computes with).

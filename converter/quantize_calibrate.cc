@@ -36,7 +36,8 @@ std::vector<CellCalibration> CalibrateCellFormats(const Model& model,
   ErrorDetail detail;
   Arena measuring;
   if (decoder->Prepare(model, c.max_src_len, 1, &measuring, &detail) != Status::kOk)
-    throw ConvertError(kExitBadInput, "calibration", std::string("int8-full model: ") + detail.c_str());
+    throw ConvertError(kExitBadInput, "--dtype int8-full",
+                       std::string("the runtime cannot run this model: ") + detail.c_str());
   const size_t bytes = measuring.used();
   std::unique_ptr<void, decltype(&free)> memory(aligned_alloc(kArenaAlignment,
                                                 (bytes + kArenaAlignment - 1) / kArenaAlignment * kArenaAlignment + kArenaAlignment),
@@ -44,7 +45,8 @@ std::vector<CellCalibration> CalibrateCellFormats(const Model& model,
   Arena arena(memory.get(), bytes + kArenaAlignment);
   decoder = std::make_unique<IntegerDecoder>();
   if (decoder->Prepare(model, c.max_src_len, 1, &arena, &detail) != Status::kOk)
-    throw ConvertError(kExitBadInput, "calibration", std::string("int8-full model: ") + detail.c_str());
+    throw ConvertError(kExitBadInput, "--dtype int8-full",
+                       std::string("the runtime cannot run this model: ") + detail.c_str());
 
   std::vector<int32_t> max_raw(cells.size(), 0);
   decoder->set_cell_observer(max_raw.data());

@@ -47,8 +47,17 @@ TEST(QuantizeRows, PerRowScaleAndRoundTripError) {
 TEST(QuantizeRows, ZeroRowsAndNonFinite) {
   const float w[] = {0, 0, 0, 1, -2, 0.5f};
   const QuantizedRows q = QuantizeRowsSymmetric(w, 2, 3);
-  EXPECT_EQ(q.scales[0], 1.0f);
+  // An all-zero row takes the smallest scale of the other rows, never a larger one.
+  EXPECT_EQ(q.scales[0], q.scales[1]);
+  EXPECT_EQ(q.scales[1], 2.0f / 127.0f);
   for (int c = 0; c < 3; ++c) EXPECT_EQ(q.values[c], 0);
+  const float zeros[] = {0, 0, 0, 0};
+  const QuantizedRows z = QuantizeRowsSymmetric(zeros, 2, 2);
+  EXPECT_EQ(z.scales[0], 1.0f);
+  EXPECT_EQ(z.scales[1], 1.0f);
+  const float tiny_and_zero[] = {0, 0, 1e-3f, 0, 5, -1};
+  const QuantizedRows t = QuantizeRowsSymmetric(tiny_and_zero, 3, 2);
+  EXPECT_EQ(t.scales[0], 1e-3f / 127.0f);
   EXPECT_EQ(q.values[4], -127);
   EXPECT_EQ(q.values[3], 64);  // 63.5 rounds away from zero
   const float bad[] = {1, NAN};

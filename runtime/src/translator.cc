@@ -87,29 +87,45 @@ TranslateOptions TranslateOptions::FromModel(const Model& model) {
   return options;
 }
 
-Status RequiredArenaBytes(const Model& model, const SessionLimits& limits, size_t* out_bytes) {
-  if (out_bytes == nullptr) return Status::kInvalidArgument;
-  *out_bytes = 0;
-  if (!model.loaded()) return Status::kNotInitialized;
-  ErrorDetail detail;
-  SessionLimits resolved;
-  EDGENMT_RETURN_IF_ERROR(ResolveLimits(model, limits, &resolved, &detail));
-  Arena measuring;
-  Translator::State local;
-  Translator::State* state = nullptr;
-  EDGENMT_RETURN_IF_ERROR(Plan(model, resolved, &measuring, &local, &state, &detail));
-  if (measuring.used() == SIZE_MAX) return Status::kLimitExceeded;
-  *out_bytes = measuring.used();
-  return Status::kOk;
-}
-
 namespace {
 void CopyDetail(char* dst, size_t size, const char* src) {
+  if (dst == nullptr || size == 0) return;
   size_t i = 0;
   for (; src[i] != '\0' && i + 1 < size; ++i) dst[i] = src[i];
   dst[i] = '\0';
 }
+
+Status MeasurePlan(const Model& model, const SessionLimits& limits, size_t* out_bytes,
+                   ErrorDetail* detail) {
+  if (!model.loaded()) return detail->Fail(Status::kNotInitialized, "model not loaded");
+  SessionLimits resolved;
+  EDGENMT_RETURN_IF_ERROR(ResolveLimits(model, limits, &resolved, detail));
+  Arena measuring;
+  Translator::State local;
+  Translator::State* state = nullptr;
+  EDGENMT_RETURN_IF_ERROR(Plan(model, resolved, &measuring, &local, &state, detail));
+  if (measuring.used() == SIZE_MAX) {
+    return detail->Fail(Status::kLimitExceeded, "the arena for these limits exceeds the ",
+                        sizeof(size_t) * 8, "-bit address space");
+  }
+  *out_bytes = measuring.used();
+  return Status::kOk;
+}
 }  // namespace
+
+Status RequiredArenaBytes(const Model& model, const SessionLimits& limits, size_t* out_bytes,
+                          char* detail, size_t detail_size) {
+  CopyDetail(detail, detail_size, "");
+  if (out_bytes == nullptr) {
+    CopyDetail(detail, detail_size, "null out_bytes");
+    return Status::kInvalidArgument;
+  }
+  *out_bytes = 0;
+  ErrorDetail why;
+  const Status status = MeasurePlan(model, limits, out_bytes, &why);
+  if (status != Status::kOk) CopyDetail(detail, detail_size, why.c_str());
+  return status;
+}
 
 Status Translator::Init(const Model* model, void* arena, size_t arena_bytes,
                         const SessionLimits& limits) {
@@ -135,7 +151,10 @@ Status Translator::Init(const Model* model, void* arena, size_t arena_bytes,
     State local;
     State* state = nullptr;
     status = Plan(*model, limits_, &session_arena, &local, &state, &detail);
-    if (status == Status::kOk) {
+    if (status == Status::kOk && session_arena.used() == SIZE_MAX) {
+      status = detail.Fail(Status::kLimitExceeded, "the arena for these limits exceeds the ",
+                           sizeof(size_t) * 8, "-bit address space");
+    } else if (status == Status::kOk) {
       required_arena_bytes_ = session_arena.used();
       if (session_arena.overflowed()) {
         status = detail.Fail(Status::kArenaTooSmall, "arena too small: ", arena_bytes,

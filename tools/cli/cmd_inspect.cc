@@ -191,12 +191,13 @@ int RunInspect(int argc, char** argv) {
   limits.max_beam = plan.beam > 0 ? plan.beam : 1;
   limits.max_nbest = limits.max_beam;
   size_t bytes = 0;
-  const Status status = RequiredArenaBytes(model, limits, &bytes);
+  char why[160];
+  const Status status = RequiredArenaBytes(model, limits, &bytes, why, sizeof why);
   if (status == Status::kOk) {
     std::printf("arena plan (this runtime): %zu bytes%s\n", bytes,
                 bytes == plan.bytes ? " (matches)" : " (differs from the recorded plan)");
   } else {
-    std::printf("arena plan (this runtime): %s\n", StatusName(status));
+    std::printf("arena plan (this runtime): %s: %s\n", StatusName(status), why);
   }
   const Provenance p = model.provenance();
   std::printf("provenance: checkpoint sha256 %s, converter %s, created %s, source %s\n",

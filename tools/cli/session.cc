@@ -25,10 +25,11 @@ void Session::FreeDeleter::operator()(void* p) const { std::free(p); }
 
 bool Session::Init(const LoadedModel& model, const SessionLimits& limits) {
   size_t bytes = 0;
-  Status status = RequiredArenaBytes(model.model(), limits, &bytes);
+  char why[160];
+  Status status = RequiredArenaBytes(model.model(), limits, &bytes, why, sizeof why);
   if (status != Status::kOk) {
-    std::fprintf(stderr, "edgenmt: error: %s: cannot plan a session: %s\n", model.path().c_str(),
-                 StatusName(status));
+    std::fprintf(stderr, "edgenmt: error: %s: cannot plan a session: %s: %s\n",
+                 model.path().c_str(), StatusName(status), why);
     return false;
   }
   // aligned_alloc needs a size that is a multiple of the alignment.

@@ -93,8 +93,12 @@ struct TranslationResult {
 };
 
 // Exact arena bytes Init(model, ..., limits) will use; the same planning code as Init.
-// Errors as Init (except kArenaTooSmall).
-Status RequiredArenaBytes(const Model& model, const SessionLimits& limits, size_t* out_bytes);
+// Errors as Init (except kArenaTooSmall); kLimitExceeded also when the size does not fit size_t
+// (limits too large for a 32-bit target). When `detail` is non-null, the reason for a failure
+// (the layer, tensor or limit) is written there, NUL-terminated and truncated to detail_size
+// bytes ("" on success).
+Status RequiredArenaBytes(const Model& model, const SessionLimits& limits, size_t* out_bytes,
+                          char* detail = nullptr, size_t detail_size = 0);
 
 class Translator {
  public:
