@@ -1,6 +1,7 @@
 // Target detokenization: vocabulary strings joined by single spaces (edgenmt/tokenizer.h).
 #include <string.h>
 
+#include "edgenmt/arena.h"
 #include "edgenmt/tokenizer.h"
 
 namespace edgenmt {
@@ -13,7 +14,9 @@ size_t MaxDetokenizedBytes(const Model& model, int32_t count) {
     longest = token.size > longest ? token.size : longest;
   }
   if (count < 0) count = 0;
-  return static_cast<size_t>(count) * (longest + 1) + 1;
+  // SIZE_MAX when it does not fit (32-bit targets): the caller's allocation then fails.
+  const size_t bytes = Arena::CheckedSizeProduct(static_cast<size_t>(count), longest + 1);
+  return bytes == SIZE_MAX ? SIZE_MAX : bytes + 1;
 }
 
 Status DetokenizeTarget(const Model& model, const int32_t* ids, int32_t count, char* out,

@@ -65,12 +65,13 @@ Status Translator::State::Prepare(const Model& model, const SessionLimits& limit
   src_ids = arena->AllocateArray<int32_t>(static_cast<size_t>(limits.max_src_len));
   hypotheses = arena->AllocateArray<Hypothesis>(static_cast<size_t>(limits.max_nbest));
   text_stride = MaxDetokenizedBytes(model, limits.max_tgt_len);
+  if (text_stride > SIZE_MAX - kArenaAlignment) {
+    return detail->Fail(Status::kLimitExceeded, "output text buffer of max_tgt_len ",
+                        limits.max_tgt_len, " tokens exceeds the address space");
+  }
   // Round the stride so every hypothesis' text starts aligned (keeps the plan simple).
   text_stride = (text_stride + kArenaAlignment - 1) & ~(kArenaAlignment - 1);
-  if (text_stride != 0 && static_cast<size_t>(limits.max_nbest) > SIZE_MAX / text_stride) {
-    return detail->Fail(Status::kLimitExceeded, "text buffer size overflows");
-  }
-  text = arena->AllocateArray<char>(static_cast<size_t>(limits.max_nbest) * text_stride);
+  text = arena->AllocateArray<char>(static_cast<size_t>(limits.max_nbest), text_stride);
   return Status::kOk;
 }
 

@@ -60,6 +60,23 @@ class Arena {
     return base_ + offset;
   }
 
+  // Typed array of count * dims... elements of T, every product overflow-checked (sizes are
+  // 32 bits on armv7 and Cortex-M: a wrapped product would under-allocate).
+  template <typename T, typename... Dims>
+  T* AllocateArray(size_t count, size_t dim, Dims... dims) {
+    return AllocateArray<T>(CheckedSizeProduct(count, dim, dims...));
+  }
+
+  // a * b * ..., or SIZE_MAX when the product does not fit size_t (an allocation of SIZE_MAX
+  // elements then fails and marks the size overflowed).
+  static size_t CheckedSizeProduct(size_t a) { return a; }
+  template <typename... Dims>
+  static size_t CheckedSizeProduct(size_t a, size_t b, Dims... rest) {
+    size_t product = 0;
+    if (__builtin_mul_overflow(a, b, &product)) return SIZE_MAX;
+    return CheckedSizeProduct(product, rest...);
+  }
+
   // Typed array of `count` elements of T (count * sizeof(T) overflow-checked).
   template <typename T>
   T* AllocateArray(size_t count) {

@@ -325,26 +325,26 @@ Status IntegerDecoder::Prepare(const Model& model, int32_t max_src_len, int32_t 
   const size_t H = static_cast<size_t>(hidden_);
   const size_t E = static_cast<size_t>(E_);
   ids_ = arena->AllocateArray<int32_t>(S);
-  embedded_ = arena->AllocateArray<int8_t>(S * static_cast<size_t>(src_embed_));
-  layer_out_[0] = arena->AllocateArray<int8_t>(S * E);
-  layer_out_[1] = enc_layers_ > 1 ? arena->AllocateArray<int8_t>(S * E) : nullptr;
-  enc_gates_x_ = arena->AllocateArray<int32_t>(S * static_cast<size_t>(enc_gates_));
+  embedded_ = arena->AllocateArray<int8_t>(S, static_cast<size_t>(src_embed_));
+  layer_out_[0] = arena->AllocateArray<int8_t>(S, E);
+  layer_out_[1] = enc_layers_ > 1 ? arena->AllocateArray<int8_t>(S, E) : nullptr;
+  enc_gates_x_ = arena->AllocateArray<int32_t>(S, static_cast<size_t>(enc_gates_));
   enc_state_ = arena->AllocateArray<int16_t>(static_cast<size_t>(enc_hidden_));
   final_c_ = arena->AllocateArray<int16_t>(E);
-  states16_ = arena->AllocateArray<int16_t>(S * E);
+  states16_ = arena->AllocateArray<int16_t>(S, E);
   query16_ = arena->AllocateArray<int16_t>(E);
   final_h_ = arena->AllocateArray<int8_t>(E);
   final_c8_ = arena->AllocateArray<int8_t>(E);
   for (int32_t l = 0; l < dec_layers_; ++l) {
-    h8_[l] = arena->AllocateArray<int8_t>(R * H);
-    s16_[l] = arena->AllocateArray<int16_t>(R * H);
+    h8_[l] = arena->AllocateArray<int8_t>(R, H);
+    s16_[l] = arena->AllocateArray<int16_t>(R, H);
   }
-  htilde_ = arena->AllocateArray<int8_t>(R * H);
-  embed_rows_ = arena->AllocateArray<int8_t>(R * static_cast<size_t>(tgt_embed_));
+  htilde_ = arena->AllocateArray<int8_t>(R, H);
+  embed_rows_ = arena->AllocateArray<int8_t>(R, static_cast<size_t>(tgt_embed_));
   const size_t gate_width = static_cast<size_t>(gates_ > enc_gates_ ? gates_ : enc_gates_);
-  gates_x_ = arena->AllocateArray<int32_t>(R * static_cast<size_t>(gates_));
+  gates_x_ = arena->AllocateArray<int32_t>(R, static_cast<size_t>(gates_));
   gates_h_ = arena->AllocateArray<int32_t>(gate_width);
-  gates16_ = arena->AllocateArray<int16_t>(2 * gate_width);
+  gates16_ = arena->AllocateArray<int16_t>(2, gate_width);
   size_t wide = E > H ? E : H;
   const size_t others[] = {static_cast<size_t>(attn_hidden_), static_cast<size_t>(vocab_),
                            static_cast<size_t>(c.max_src_len), S};
@@ -354,10 +354,10 @@ Status IntegerDecoder::Prepare(const Model& model, int32_t max_src_len, int32_t 
   query8_ = arena->AllocateArray<int8_t>(wide);
   scores_ = arena->AllocateArray<int32_t>(S);
   weights_ = arena->AllocateArray<int16_t>(S);
-  concat_ = arena->AllocateArray<int8_t>(R * (E + H));
+  concat_ = arena->AllocateArray<int8_t>(R, E + H);
   logprobs_ = arena->AllocateArray<int32_t>(static_cast<size_t>(vocab_));
-  gather8_ = arena->AllocateArray<int8_t>(R * H);
-  gather16_ = arena->AllocateArray<int16_t>(R * H);
+  gather8_ = arena->AllocateArray<int8_t>(R, H);
+  gather16_ = arena->AllocateArray<int16_t>(R, H);
   return Status::kOk;
 }
 

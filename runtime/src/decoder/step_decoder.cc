@@ -50,10 +50,10 @@ Status StepDecoder::Prepare(const Model& model, const KernelTable* kernels, int3
     // int8-full: the integer decoder computes everything; this object keeps the float outputs
     // the search reads (exact images of the Q15.16 log-probs and Q0.15 weights).
     EDGENMT_RETURN_IF_ERROR(integer_decoder_.Prepare(model, max_src_len, max_rows, arena, detail));
-    log_probs_ = arena->AllocateArray<float>(static_cast<size_t>(max_rows) *
+    log_probs_ = arena->AllocateArray<float>(static_cast<size_t>(max_rows),
                                              static_cast<size_t>(vocab_size_));
     if (has_attention()) {
-      integer_attention_ = arena->AllocateArray<float>(static_cast<size_t>(max_rows) *
+      integer_attention_ = arena->AllocateArray<float>(static_cast<size_t>(max_rows),
                                                        static_cast<size_t>(max_src_len));
     }
     rows_ = 0;
@@ -80,14 +80,14 @@ Status StepDecoder::Prepare(const Model& model, const KernelTable* kernels, int3
   EDGENMT_RETURN_IF_ERROR(generator_.Prepare(model, arena, detail));
 
   const size_t rows = static_cast<size_t>(max_rows);
-  const size_t state = rows * static_cast<size_t>(hidden_size_);
+  const size_t state = Arena::CheckedSizeProduct(rows, static_cast<size_t>(hidden_size_));
   for (int32_t l = 0; l < layers_; ++l) {
     h_[l] = arena->AllocateArray<float>(state);
     c_[l] = lstm_ ? arena->AllocateArray<float>(state) : nullptr;
   }
   attentional_ = arena->AllocateArray<float>(state);
-  input_ = arena->AllocateArray<float>(rows * static_cast<size_t>(input_size_));
-  log_probs_ = arena->AllocateArray<float>(rows * static_cast<size_t>(vocab_size_));
+  input_ = arena->AllocateArray<float>(rows, static_cast<size_t>(input_size_));
+  log_probs_ = arena->AllocateArray<float>(rows, static_cast<size_t>(vocab_size_));
   gather_ = arena->AllocateArray<float>(state);
   rows_ = 0;
   step_ = 0;

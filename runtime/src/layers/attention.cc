@@ -66,16 +66,16 @@ Status Attention::Prepare(const Model& model, int32_t max_src_len, int32_t max_r
   }
   const size_t rows = static_cast<size_t>(max_rows);
   const size_t src = static_cast<size_t>(max_src_len);
-  weights_ = arena->AllocateArray<float>(rows * src);
-  context_ = arena->AllocateArray<float>(rows * static_cast<size_t>(E));
-  scores_ = arena->AllocateArray<float>(rows * src);
-  if (query_proj_width > 0) query_proj_ = arena->AllocateArray<float>(rows * query_proj_width);
+  weights_ = arena->AllocateArray<float>(rows, src);
+  context_ = arena->AllocateArray<float>(rows, static_cast<size_t>(E));
+  scores_ = arena->AllocateArray<float>(rows, src);
+  if (query_proj_width > 0) query_proj_ = arena->AllocateArray<float>(rows, query_proj_width);
   if (additive) {
-    keys_ = arena->AllocateArray<float>(src * static_cast<size_t>(A));
+    keys_ = arena->AllocateArray<float>(src, static_cast<size_t>(A));
     hidden_ = arena->AllocateArray<float>(static_cast<size_t>(A));
   }
   if (type_ == AttentionType::kLocalP) {
-    predict_ = arena->AllocateArray<float>(rows * static_cast<size_t>(A));
+    predict_ = arena->AllocateArray<float>(rows, static_cast<size_t>(A));
     positions_ = arena->AllocateArray<float>(rows);
   }
   window_lo_ = arena->AllocateArray<int32_t>(rows);

@@ -15,7 +15,7 @@ Status AttentionalOutput::Prepare(const Model& model, int32_t max_rows, Arena* a
   EDGENMT_RETURN_IF_ERROR(BindMatrix(model, "attn_out.weight", hidden_size_,
                                      context_size_ + hidden_size_, arena, &weight_, detail));
   if (has_context_) {
-    concat_ = arena->AllocateArray<float>(static_cast<size_t>(max_rows) *
+    concat_ = arena->AllocateArray<float>(static_cast<size_t>(max_rows),
                                           static_cast<size_t>(context_size_ + hidden_size_));
   }
   return Status::kOk;

@@ -35,12 +35,12 @@ Status Encoder::Prepare(const Model& model, int32_t max_src_len, Arena* arena,
   const size_t rows = static_cast<size_t>(max_src_len);
   const int32_t gate_size = (cell_ == CellType::kLstm ? 4 : 3) * hidden_size_;
   ids_ = arena->AllocateArray<int32_t>(rows);
-  embedded_ = arena->AllocateArray<float>(rows * static_cast<size_t>(embed_size_));
-  layer_out_[0] = arena->AllocateArray<float>(rows * static_cast<size_t>(output_size_));
+  embedded_ = arena->AllocateArray<float>(rows, static_cast<size_t>(embed_size_));
+  layer_out_[0] = arena->AllocateArray<float>(rows, static_cast<size_t>(output_size_));
   layer_out_[1] = layers_ > 1
-                      ? arena->AllocateArray<float>(rows * static_cast<size_t>(output_size_))
+                      ? arena->AllocateArray<float>(rows, static_cast<size_t>(output_size_))
                       : nullptr;
-  gates_ = arena->AllocateArray<float>(rows * static_cast<size_t>(gate_size));
+  gates_ = arena->AllocateArray<float>(rows, static_cast<size_t>(gate_size));
   zero_state_ = arena->AllocateArray<float>(static_cast<size_t>(hidden_size_));
   final_h_ = arena->AllocateArray<float>(static_cast<size_t>(output_size_));
   final_c_ = arena->AllocateArray<float>(static_cast<size_t>(output_size_));

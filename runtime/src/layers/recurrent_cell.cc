@@ -21,7 +21,8 @@ Status RecurrentCell::Prepare(const Model& model, CellType cell, const char* pre
                                         gate_size_, &b_ih_, detail));
   EDGENMT_RETURN_IF_ERROR(BindVectorF32(model, NameBuilder(prefix, "bias_hh", suffix).c_str(),
                                         gate_size_, &b_hh_, detail));
-  const size_t gate_elements = static_cast<size_t>(max_rows) * static_cast<size_t>(gate_size_);
+  const size_t gate_elements =
+      Arena::CheckedSizeProduct(static_cast<size_t>(max_rows), static_cast<size_t>(gate_size_));
   input_gates_ = with_step_scratch ? arena->AllocateArray<float>(gate_elements) : nullptr;
   hidden_gates_ = cell == CellType::kGru ? arena->AllocateArray<float>(gate_elements) : nullptr;
   return Status::kOk;

@@ -41,18 +41,18 @@ Status BeamSearch::Prepare(int32_t max_beam, int32_t max_nbest, int32_t max_tgt_
   cand_scores_ = arena->AllocateArray<float>(beam);
   cand_parents_ = arena->AllocateArray<int32_t>(beam);
   cand_tokens_ = arena->AllocateArray<int32_t>(beam);
-  history_parents_ = arena->AllocateArray<int32_t>(steps * beam);
-  history_tokens_ = arena->AllocateArray<int32_t>(steps * beam);
+  history_parents_ = arena->AllocateArray<int32_t>(steps, beam);
+  history_tokens_ = arena->AllocateArray<int32_t>(steps, beam);
   if (track_coverage_) {
-    coverage_ = arena->AllocateArray<float>(beam * src);
-    coverage_next_ = arena->AllocateArray<float>(beam * src);
+    coverage_ = arena->AllocateArray<float>(beam, src);
+    coverage_next_ = arena->AllocateArray<float>(beam, src);
   }
-  if (keep_attention_) attention_history_ = arena->AllocateArray<float>(steps * beam * src);
+  if (keep_attention_) attention_history_ = arena->AllocateArray<float>(steps, beam, src);
   finished_ = arena->AllocateArray<Finished>(beam);
   order_ = arena->AllocateArray<int32_t>(beam);
-  result_ids_ = arena->AllocateArray<int32_t>(static_cast<size_t>(max_nbest) * steps);
+  result_ids_ = arena->AllocateArray<int32_t>(static_cast<size_t>(max_nbest), steps);
   if (keep_attention_) {
-    result_attention_ = arena->AllocateArray<float>(static_cast<size_t>(max_nbest) * steps * src);
+    result_attention_ = arena->AllocateArray<float>(static_cast<size_t>(max_nbest), steps, src);
   }
   results_ = arena->AllocateArray<SearchResult>(static_cast<size_t>(max_nbest));
   num_finished_ = 0;
