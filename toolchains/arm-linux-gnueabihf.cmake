@@ -1,0 +1,19 @@
+# ARMv7-A Linux, NEON, hard float (Raspberry Pi 2/3/4 on a 32-bit OS, Cortex-A7/A53/A72):
+# Debian's g++-arm-linux-gnueabihf. Chooses the compiler, flags and sysroot only.
+set(CMAKE_SYSTEM_NAME Linux)
+set(CMAKE_SYSTEM_PROCESSOR armv7-a)
+
+set(CMAKE_C_COMPILER arm-linux-gnueabihf-gcc)
+set(CMAKE_CXX_COMPILER arm-linux-gnueabihf-g++)
+# 64-bit file offsets and inode numbers: without them readdir()/stat() fail with EOVERFLOW on
+# large file systems (the host tools and tests read model directories).
+set(EDGENMT_ARMV7_FLAGS "-march=armv7-a -mfpu=neon-vfpv4 -mfloat-abi=hard -D_FILE_OFFSET_BITS=64")
+set(CMAKE_C_FLAGS_INIT "${EDGENMT_ARMV7_FLAGS}")
+set(CMAKE_CXX_FLAGS_INIT "${EDGENMT_ARMV7_FLAGS}")
+
+# Libraries and headers come from the cross toolchain's root; programs (flatc) from the host.
+set(CMAKE_FIND_ROOT_PATH /usr/arm-linux-gnueabihf)
+set(CMAKE_FIND_ROOT_PATH_MODE_PROGRAM NEVER)
+set(CMAKE_FIND_ROOT_PATH_MODE_LIBRARY ONLY)
+set(CMAKE_FIND_ROOT_PATH_MODE_INCLUDE ONLY)
+set(CMAKE_FIND_ROOT_PATH_MODE_PACKAGE ONLY)
