@@ -166,8 +166,15 @@ void CalibrateInt8Full(const ConvertOptions& o, ModelFileContents* contents,
 ConvertSummary Convert(const ConvertOptions& o) {
   if (o.checkpoint_dir.empty()) throw Usage("--checkpoint", "required");
   if (o.out_path.empty()) throw Usage("--out", "required");
-
   const Checkpoint ckpt = LoadCheckpoint(o.checkpoint_dir);
+  std::vector<uint8_t> file;
+  ConvertSummary summary = ConvertCheckpoint(ckpt, o, &file);
+  WriteFileAtomically(o.out_path, file);
+  return summary;
+}
+
+ConvertSummary ConvertCheckpoint(const Checkpoint& ckpt, const ConvertOptions& o,
+                                 std::vector<uint8_t>* out_file) {
   ModelFileContents contents = MakeModelFileContents(ckpt, o);
   std::vector<std::string> calibration_lines;
   if (o.scheme == QuantScheme::kInt8Full && !contents.activations.empty()) {
@@ -182,13 +189,13 @@ ConvertSummary Convert(const ConvertOptions& o) {
     void* aligned = aligned_alloc(kModelBufferAlignment,
                                   (file.size() + kModelBufferAlignment - 1) / kModelBufferAlignment *
                                       kModelBufferAlignment);
-    if (aligned == nullptr) throw ConvertError(kExitWriteFailed, o.out_path, "out of memory");
+    if (aligned == nullptr) throw ConvertError(kExitWriteFailed, "model buffer", "out of memory");
     std::unique_ptr<void, decltype(&free)> holder(aligned, &free);
     memcpy(aligned, file.data(), file.size());
     auto model = std::make_unique<Model>();
     const Status status = model->Load(aligned, file.size());
     if (status != Status::kOk) {
-      throw ConvertError(kExitBadInput, o.checkpoint_dir,
+      throw ConvertError(kExitBadInput, ckpt.dir,
                          std::string("converted model fails verification (") + StatusName(status) +
                              "): " + model->error_detail());
     }
@@ -200,7 +207,7 @@ ConvertSummary Convert(const ConvertOptions& o) {
       const Status planned =
           RequiredArenaBytes(*model, ArenaPlanLimits(*model), &bytes, why, sizeof why);
       if (planned != Status::kOk) {
-        throw ConvertError(kExitBadInput, o.checkpoint_dir,
+        throw ConvertError(kExitBadInput, ckpt.dir,
                            std::string("the runtime cannot run this model as ") +
                                DtypeName(o.scheme) + " (" + StatusName(planned) + "): " + why);
       }
@@ -229,7 +236,7 @@ ConvertSummary Convert(const ConvertOptions& o) {
     float_options.scheme = QuantScheme::kFloat32;
     summary.float32_file_bytes = BuildModelFile(MakeModelFileContents(ckpt, float_options)).size();
   }
-  WriteFileAtomically(o.out_path, file);
+  *out_file = std::move(file);
   return summary;
 }
 

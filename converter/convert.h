@@ -74,6 +74,12 @@ SessionLimits ArenaPlanLimits(const Model& model);
 // file is created or changed.
 ConvertSummary Convert(const ConvertOptions& options);
 
+// Everything Convert does after reading the checkpoint and before writing: the file's bytes
+// (int8-full calibrated, verified, arena planned) into *out_file. options.checkpoint_dir and
+// options.out_path are not used. Throws ConvertError.
+ConvertSummary ConvertCheckpoint(const Checkpoint& checkpoint, const ConvertOptions& options,
+                                 std::vector<uint8_t>* out_file);
+
 // Today's date in UTC as YYYY-MM-DD (honours SOURCE_DATE_EPOCH for reproducible builds).
 std::string TodayUtc();
 

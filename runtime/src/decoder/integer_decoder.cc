@@ -43,35 +43,30 @@ bool RowIsZero(const int8_t* row, int32_t cols) {
 }
 
 // Per-row (multiplier, shift) of a * b * 2^pow2 / c where the row's scale is a (scale_is_a) or
-// b. They are derived and range-checked in the measuring pass too, so RequiredArenaBytes and
-// Init refuse the same files; only a writable arena stores them. A row of zeros contributes
-// nothing whatever its scale, so it gets (0, 0) and is never refused.
-Status DeriveMultipliers(const char* name, const int8_t* values, int32_t rows, int32_t cols,
-                         const float* scales, uint32_t a_bits, bool scale_is_a, uint32_t c_bits,
-                         int pow2, Arena* arena, int32_t** multiplier_out, int32_t** shift_out,
-                         ErrorDetail* detail) {
+// b. A factor too large for a multiplier (>= 2^30: one accumulator unit is then worth >= 1024
+// in Q11.20, so any product beyond one unit saturates the accumulation format anyway) is
+// clamped to the largest one, so finite weights of any magnitude run and saturate instead of
+// being refused. Only a writable arena stores the values.
+void DeriveMultipliers(const float* scales, int32_t rows, uint32_t a_bits, bool scale_is_a,
+                       uint32_t c_bits, int pow2, Arena* arena, int32_t** multiplier_out,
+                       int32_t** shift_out) {
   int32_t* multiplier = arena->AllocateArray<int32_t>(static_cast<size_t>(rows));
   int32_t* shift = arena->AllocateArray<int32_t>(static_cast<size_t>(rows));
-  const bool store = arena->writable();
-  for (int32_t m = 0; m < rows; ++m) {
-    int32_t mult = 0;
-    int sh = 0;
-    const uint32_t row_bits = FloatBits(scales[m]);
-    if (!RowIsZero(values + static_cast<int64_t>(m) * cols, cols) &&
-        !fxp::QuantizeMultiplierFromFloatBits(scale_is_a ? row_bits : a_bits,
-                                              scale_is_a ? a_bits : row_bits, c_bits, pow2,
-                                              &mult, &sh)) {
-      return detail->Fail(Status::kModelTensorInvalid, "tensor ", name, " row ", m,
-                          ": scale out of the int8-full range");
-    }
-    if (store) {
-      multiplier[m] = mult;
-      shift[m] = sh;
-    }
-  }
   *multiplier_out = multiplier;
   *shift_out = shift;
-  return Status::kOk;
+  if (!arena->writable()) return;
+  for (int32_t m = 0; m < rows; ++m) {
+    const uint32_t row_bits = FloatBits(scales[m]);
+    int sh = 0;
+    // Model::Load checked every scale is finite and > 0, so false means "too large".
+    if (!fxp::QuantizeMultiplierFromFloatBits(scale_is_a ? row_bits : a_bits,
+                                              scale_is_a ? a_bits : row_bits, c_bits, pow2,
+                                              &multiplier[m], &sh)) {
+      multiplier[m] = fxp::kInt32Max;
+      sh = 30;
+    }
+    shift[m] = sh;
+  }
 }
 
 Status BindIntMatrix(const Model& model, const char* name, int32_t rows, int32_t cols,
@@ -82,8 +77,9 @@ Status BindIntMatrix(const Model& model, const char* name, int32_t rows, int32_t
   out->rows = rows;
   out->cols = cols;
   out->w = static_cast<const int8_t*>(view.data);
-  return DeriveMultipliers(name, out->w, rows, cols, view.scales, input_scale_bits, false,
-                           kOneBits, 20, arena, &out->multiplier, &out->shift, detail);
+  DeriveMultipliers(view.scales, rows, input_scale_bits, false, kOneBits, 20, arena,
+                    &out->multiplier, &out->shift);
+  return Status::kOk;
 }
 
 Status BindBiasQ20(const Model& model, const char* name, int32_t size, const int32_t** out,
@@ -121,8 +117,9 @@ Status BindIntEmbedding(const Model& model, const char* name, int32_t rows, int3
     }
   }
   out->scale_bits = nonzero_rows != 0 ? nonzero_rows : all_rows;
-  return DeriveMultipliers(name, out->table, rows, cols, view.scales, kOneBits, true,
-                           out->scale_bits, 0, arena, &out->multiplier, &out->shift, detail);
+  DeriveMultipliers(view.scales, rows, kOneBits, true, out->scale_bits, 0, arena,
+                    &out->multiplier, &out->shift);
+  return Status::kOk;
 }
 
 // y[r][0, out) = MBQM(x[r] . W[m][col0, col0 + in)) (+ bias) in Q11.20.
