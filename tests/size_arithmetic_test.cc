@@ -36,7 +36,7 @@ struct ModelFile {
 ModelFile ReadModel(const std::string& path) {
   ModelFile file;
   FILE* f = fopen(path.c_str(), "rb");
-  if (f == nullptr) return file;
+  if (f == nullptr) return file;  // bytes stays null
   fseek(f, 0, SEEK_END);
   const long n = ftell(f);
   fseek(f, 0, SEEK_SET);
@@ -79,47 +79,50 @@ TEST(ArenaAllocateArray, AnOverflowingDimensionProductFailsAndPoisonsTheSize) {
 // Limits at the file format's caps (beam 1024, 2^20 target tokens, attention history) need more
 // than 2^33 bytes: two int32 back-pointer tables of 2^20 x 1024 entries alone.
 TEST(PlanSize, LimitsBeyondTheAddressSpaceAreRefusedNeverWrapped) {
-  for (const char* name : kModels) {
-    SCOPED_TRACE(name);
-    const ModelFile file =
-        ReadModel(std::string(EDGENMT_SOURCE_DIR) + "/tests/fuzz/models/" + name + ".enmt");
-    ASSERT_NE(file.bytes, nullptr);
-    Model model;
-    ASSERT_EQ(model.Load(file.bytes.get(), file.size), Status::kOk) << model.error_detail();
-    SessionLimits limits;
-    limits.max_beam = kMaxDecodingBeam;
-    limits.max_nbest = kMaxDecodingBeam;
-    limits.max_tgt_len = kMaxModelDim;
-    limits.attention = model.config().attention != AttentionType::kNone;
-    const uint64_t history_bytes = uint64_t{2} * 4 * kMaxModelDim * kMaxDecodingBeam;
-    const uint64_t attention_bytes =
-        limits.attention ? uint64_t{4} * kMaxModelDim * kMaxDecodingBeam * model.config().max_src_len
-                         : 0;
+  for (const char* family : kModels) {
+    for (const char* scheme : {"", ".int8", ".int8-full"}) {
+      const std::string name = std::string(family) + scheme + ".enmt";
+      SCOPED_TRACE(name);
+      const ModelFile file = ReadModel(std::string(EDGENMT_SOURCE_DIR) + "/tests/fuzz/models/" + name);
+      if (file.bytes == nullptr && scheme[0] != '\0') continue;  // no int8-full file: no path
+      ASSERT_NE(file.bytes, nullptr);
+      Model model;
+      ASSERT_EQ(model.Load(file.bytes.get(), file.size), Status::kOk) << model.error_detail();
+      SessionLimits limits;
+      limits.max_beam = kMaxDecodingBeam;
+      limits.max_nbest = kMaxDecodingBeam;
+      limits.max_tgt_len = kMaxModelDim;
+      limits.attention = model.config().attention != AttentionType::kNone;
+      const uint64_t history_bytes = uint64_t{2} * 4 * kMaxModelDim * kMaxDecodingBeam;
+      const uint64_t attention_bytes =
+          limits.attention ? uint64_t{4} * kMaxModelDim * kMaxDecodingBeam * model.config().max_src_len
+                           : 0;
 
-    size_t bytes = 0;
-    char detail[160] = "unset";
-    const Status planned = RequiredArenaBytes(model, limits, &bytes, detail, sizeof detail);
-    if (kBits == 32) {
-      EXPECT_EQ(planned, Status::kLimitExceeded);
-      EXPECT_NE(strstr(detail, "address space"), nullptr) << detail;
-      EXPECT_EQ(bytes, 0u);
-    } else {
-      ASSERT_EQ(planned, Status::kOk) << detail;
-      EXPECT_STREQ(detail, "");
-      EXPECT_GE(static_cast<uint64_t>(bytes), history_bytes + attention_bytes);
+      size_t bytes = 0;
+      char detail[160] = "unset";
+      const Status planned = RequiredArenaBytes(model, limits, &bytes, detail, sizeof detail);
+      if (kBits == 32) {
+        EXPECT_EQ(planned, Status::kLimitExceeded);
+        EXPECT_NE(strstr(detail, "address space"), nullptr) << detail;
+        EXPECT_EQ(bytes, 0u);
+      } else {
+        ASSERT_EQ(planned, Status::kOk) << detail;
+        EXPECT_STREQ(detail, "");
+        EXPECT_GE(static_cast<uint64_t>(bytes), history_bytes + attention_bytes);
+      }
+
+      // Init over a small arena fails and writes nothing past it.
+      constexpr size_t kArena = 64 * 1024, kGuard = 256;
+      std::unique_ptr<uint8_t, FreeDeleter> memory(
+          static_cast<uint8_t*>(aligned_alloc(64, kArena + kGuard)));
+      memset(memory.get() + kArena, 0xA5, kGuard);
+      Translator translator;
+      const Status init = translator.Init(&model, memory.get(), kArena, limits);
+      EXPECT_EQ(init, kBits == 32 ? Status::kLimitExceeded : Status::kArenaTooSmall)
+          << translator.error_detail();
+      EXPECT_FALSE(translator.initialized());
+      for (size_t i = 0; i < kGuard; ++i) ASSERT_EQ(memory.get()[kArena + i], 0xA5) << i;
     }
-
-    // Init over a small arena fails and writes nothing past it.
-    constexpr size_t kArena = 64 * 1024, kGuard = 256;
-    std::unique_ptr<uint8_t, FreeDeleter> memory(
-        static_cast<uint8_t*>(aligned_alloc(64, kArena + kGuard)));
-    memset(memory.get() + kArena, 0xA5, kGuard);
-    Translator translator;
-    const Status init = translator.Init(&model, memory.get(), kArena, limits);
-    EXPECT_EQ(init, kBits == 32 ? Status::kLimitExceeded : Status::kArenaTooSmall)
-        << translator.error_detail();
-    EXPECT_FALSE(translator.initialized());
-    for (size_t i = 0; i < kGuard; ++i) ASSERT_EQ(memory.get()[kArena + i], 0xA5) << i;
   }
 }
 

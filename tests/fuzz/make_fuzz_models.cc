@@ -1,5 +1,6 @@
 // Writes the fuzzers' fixed models (tests/fuzz/models/*.enmt): one tiny model per architecture
-// family of docs/MODEL.md, plus an int8-scheme file that exercises the quantization checks.
+// family of docs/MODEL.md in float32, int8 and (where it has an integer path) int8-full, plus an
+// int8 file with zero points that exercises the verifier's quantization checks (no session).
 // The files are committed; rerun only when the format version changes:
 //   build/<dir>/tests/make_fuzz_models tests/fuzz/models
 #include <stdio.h>
@@ -19,6 +20,7 @@ namespace {
 using edgenmt::AttentionType;
 using edgenmt::CellType;
 using edgenmt::ModelConfig;
+using edgenmt::QuantScheme;
 using edgenmt::ScoreType;
 using edgenmt::TokenizerType;
 
@@ -91,6 +93,20 @@ int main(int argc, char** argv) {
     edgenmt::converter::ModelFileContents contents =
         edgenmt::converter::MakeModelFileContents(ckpt, options);
     ok &= Write(dir + "/" + v.name + ".enmt", edgenmt::converter::BuildModelFile(contents));
+    // The same family in both int8 schemes (int8-full: where it has an integer path; cell
+    // formats Q4.11, uncalibrated), so the fuzzers translate every scheme.
+    for (const QuantScheme scheme : {QuantScheme::kInt8Hybrid, QuantScheme::kInt8Full}) {
+      const ModelConfig& c = v.config;
+      const bool additive = c.attention == AttentionType::kBahdanau ||
+                            (c.attention != AttentionType::kNone && c.score == ScoreType::kConcat);
+      if (scheme == QuantScheme::kInt8Full && additive) continue;
+      edgenmt::converter::ConvertOptions quantized = options;
+      quantized.scheme = scheme;
+      const char* suffix = scheme == QuantScheme::kInt8Full ? ".int8-full.enmt" : ".int8.enmt";
+      ok &= Write(dir + "/" + v.name + suffix,
+                  edgenmt::converter::BuildModelFile(
+                      edgenmt::converter::MakeModelFileContents(ckpt, quantized)));
+    }
     if (std::string(v.name) == "lstm-global-general") {
       // The same model with an int8 generator (per-row scales, asymmetric zero points): the
       // verifier's quantization checks get a seed to mutate.
@@ -105,7 +121,8 @@ int main(int argc, char** argv) {
         t.zero_points.assign(static_cast<size_t>(rows), -2);
         t.axis = 0;
       }
-      ok &= Write(dir + "/lstm-global-general-int8.enmt", edgenmt::converter::BuildModelFile(contents));
+      ok &= Write(dir + "/lstm-global-general-int8-zero-points.enmt",
+                  edgenmt::converter::BuildModelFile(contents));
     }
   }
   return ok ? 0 : 1;
