@@ -3,6 +3,7 @@
 // replaced by counting versions that forward to glibc's internal allocator.
 #include <malloc.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <atomic>
 #include <new>
@@ -108,60 +109,76 @@ TEST(NoAllocationTest, CounterSeesAllocations) {
   EXPECT_EQ(g_allocations.load(), 2);
 }
 
+// Translate never allocates: every scheme, greedy and beam with attention history, n-best,
+// penalties, and the error paths.
+void CheckNoAllocation(const char* name, QuantScheme scheme) {
+  const std::string model_name =
+      std::string(name) + " (scheme " + std::to_string(static_cast<int>(scheme)) + ")";
+  converter::ConvertOptions options;
+  options.scheme = scheme;
+  auto loaded =
+      testing::LoadCheckpointDir(std::string(EDGENMT_TEST_DATA_DIR) + "/golden/" + name, options);
+  ASSERT_NE(loaded, nullptr);
+  const Model& model = loaded->model;
+  SessionLimits limits;
+  limits.max_src_len = 32;
+  limits.max_beam = 5;
+  limits.max_nbest = 5;
+  limits.max_tgt_len = 16;
+  limits.attention = model.config().attention != AttentionType::kNone;
+  size_t bytes = 0;
+  ASSERT_EQ(RequiredArenaBytes(model, limits, &bytes), Status::kOk);
+  testing::AlignedArena memory(bytes);
+  Translator translator;
+  ASSERT_EQ(translator.Init(&model, memory.data(), bytes, limits), Status::kOk);
+
+  TranslateOptions beam;
+  beam.beam = 5;
+  beam.nbest = 5;
+  beam.alpha = 0.6f;
+  beam.beta = 0.2f;
+  beam.max_len = 16;
+  beam.return_attention = limits.attention;
+  TranslateOptions greedy;
+  greedy.max_len = 16;
+  TranslateOptions too_big = beam;
+  too_big.beam = 6;
+  const int32_t ids[5] = {4, 5, 6, 7, 8};
+  const std::string long_line(40, 'x');
+
+  Status statuses[8];
+  TranslationResult result;
+  g_allocations = 0;
+  g_counting = true;
+  statuses[0] = translator.Translate("pronunciation", 13, beam, &result);
+  statuses[1] = translator.Translate("word", 4, greedy, &result);
+  statuses[2] = translator.TranslateIds(ids, 5, beam, &result);
+  statuses[3] = translator.Translate("a\xff", 2, beam, &result);
+  statuses[4] = translator.Translate(long_line.data(), long_line.size(), beam, &result);
+  statuses[5] = translator.Translate("word", 4, too_big, &result);
+  statuses[6] = translator.Translate("", 0, beam, &result);
+  statuses[7] = translator.Translate("Zebra", 5, beam, &result);
+  g_counting = false;
+  EXPECT_EQ(g_allocations.load(), 0) << model_name;
+  EXPECT_EQ(statuses[0], Status::kOk);
+  EXPECT_EQ(statuses[1], Status::kOk);
+  EXPECT_EQ(statuses[2], Status::kOk);
+  EXPECT_EQ(statuses[3], Status::kSourceInvalidUtf8);
+  EXPECT_EQ(statuses[4], Status::kSourceTooLong);
+  EXPECT_EQ(statuses[5], Status::kLimitExceeded);
+  EXPECT_EQ(statuses[6], Status::kSourceEmpty);
+  EXPECT_EQ(statuses[7], Status::kOk);
+  EXPECT_GE(result.num_hypotheses, 1);
+}
+
 TEST(NoAllocationTest, TranslateNeverAllocatesAfterInit) {
-  for (const char* name : {"global_general", "local_p_concat", "bahdanau", "none"}) {
-    auto loaded = testing::LoadCheckpointDir(std::string(EDGENMT_TEST_DATA_DIR) + "/golden/" + name);
-    ASSERT_NE(loaded, nullptr);
-    const Model& model = loaded->model;
-    SessionLimits limits;
-    limits.max_src_len = 32;
-    limits.max_beam = 5;
-    limits.max_nbest = 5;
-    limits.max_tgt_len = 16;
-    limits.attention = model.config().attention != AttentionType::kNone;
-    size_t bytes = 0;
-    ASSERT_EQ(RequiredArenaBytes(model, limits, &bytes), Status::kOk);
-    testing::AlignedArena memory(bytes);
-    Translator translator;
-    ASSERT_EQ(translator.Init(&model, memory.data(), bytes, limits), Status::kOk);
-
-    TranslateOptions beam;
-    beam.beam = 5;
-    beam.nbest = 5;
-    beam.alpha = 0.6f;
-    beam.beta = 0.2f;
-    beam.max_len = 16;
-    beam.return_attention = limits.attention;
-    TranslateOptions greedy;
-    greedy.max_len = 16;
-    TranslateOptions too_big = beam;
-    too_big.beam = 6;
-    const int32_t ids[5] = {4, 5, 6, 7, 8};
-    const std::string long_line(40, 'x');
-
-    Status statuses[8];
-    TranslationResult result;
-    g_allocations = 0;
-    g_counting = true;
-    statuses[0] = translator.Translate("pronunciation", 13, beam, &result);
-    statuses[1] = translator.Translate("word", 4, greedy, &result);
-    statuses[2] = translator.TranslateIds(ids, 5, beam, &result);
-    statuses[3] = translator.Translate("a\xff", 2, beam, &result);
-    statuses[4] = translator.Translate(long_line.data(), long_line.size(), beam, &result);
-    statuses[5] = translator.Translate("word", 4, too_big, &result);
-    statuses[6] = translator.Translate("", 0, beam, &result);
-    statuses[7] = translator.Translate("Zebra", 5, beam, &result);
-    g_counting = false;
-    EXPECT_EQ(g_allocations.load(), 0) << name;
-    EXPECT_EQ(statuses[0], Status::kOk);
-    EXPECT_EQ(statuses[1], Status::kOk);
-    EXPECT_EQ(statuses[2], Status::kOk);
-    EXPECT_EQ(statuses[3], Status::kSourceInvalidUtf8);
-    EXPECT_EQ(statuses[4], Status::kSourceTooLong);
-    EXPECT_EQ(statuses[5], Status::kLimitExceeded);
-    EXPECT_EQ(statuses[6], Status::kSourceEmpty);
-    EXPECT_EQ(statuses[7], Status::kOk);
-    EXPECT_GE(result.num_hypotheses, 1);
+  for (const QuantScheme scheme :
+       {QuantScheme::kFloat32, QuantScheme::kInt8Hybrid, QuantScheme::kInt8Full}) {
+    for (const char* name : {"global_general", "local_p_general", "local_p_concat", "bahdanau", "none"}) {
+      const bool additive = strstr(name, "concat") != nullptr || strcmp(name, "bahdanau") == 0;
+      if (scheme == QuantScheme::kInt8Full && additive) continue;  // no int8-full path (refused)
+      CheckNoAllocation(name, scheme);
+    }
   }
 }
 
