@@ -14,7 +14,9 @@ void ref_fully_connected_s8_hybrid(int32_t rows, int32_t in_features, int32_t ou
     float* y_row = y + static_cast<int64_t>(r) * out_features;
     for (int32_t m = 0; m < out_features; ++m) {
       const int8_t* w_row = w + static_cast<int64_t>(m) * in_features;
-      int32_t acc = 0;  // |acc| <= 127 * 127 * in_features: exact for in_features < 133143
+      // |acc| <= 127 * 128 * in_features: exact for in_features <= fxp::kMaxS8DotLength, which
+      // Model::Load enforces on every int8 matrix.
+      int32_t acc = 0;
       for (int32_t k = 0; k < in_features; ++k) {
         acc += static_cast<int32_t>(x_scratch[k]) * static_cast<int32_t>(w_row[k]);
       }
