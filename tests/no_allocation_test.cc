@@ -175,8 +175,6 @@ TEST(NoAllocationTest, TranslateNeverAllocatesAfterInit) {
   for (const QuantScheme scheme :
        {QuantScheme::kFloat32, QuantScheme::kInt8Hybrid, QuantScheme::kInt8Full}) {
     for (const char* name : {"global_general", "local_p_general", "local_p_concat", "bahdanau", "none"}) {
-      const bool additive = strstr(name, "concat") != nullptr || strcmp(name, "bahdanau") == 0;
-      if (scheme == QuantScheme::kInt8Full && additive) continue;  // no int8-full path (refused)
       CheckNoAllocation(name, scheme);
     }
   }

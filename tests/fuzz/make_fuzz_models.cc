@@ -1,5 +1,5 @@
 // Writes the fuzzers' fixed models (tests/fuzz/models/*.enmt): one tiny model per architecture
-// family of docs/MODEL.md in float32, int8 and (where it has an integer path) int8-full, plus an
+// family of docs/MODEL.md in float32, int8 and int8-full, plus an
 // int8 file with zero points that exercises the verifier's quantization checks (no session).
 // The files are committed; rerun only when the format version changes:
 //   build/<dir>/tests/make_fuzz_models tests/fuzz/models
@@ -93,13 +93,9 @@ int main(int argc, char** argv) {
     edgenmt::converter::ModelFileContents contents =
         edgenmt::converter::MakeModelFileContents(ckpt, options);
     ok &= Write(dir + "/" + v.name + ".enmt", edgenmt::converter::BuildModelFile(contents));
-    // The same family in both int8 schemes (int8-full: where it has an integer path; cell
-    // formats Q4.11, uncalibrated), so the fuzzers translate every scheme.
+    // The same family in both int8 schemes (int8-full cell formats Q4.11, uncalibrated), so
+    // the fuzzers translate every scheme.
     for (const QuantScheme scheme : {QuantScheme::kInt8Hybrid, QuantScheme::kInt8Full}) {
-      const ModelConfig& c = v.config;
-      const bool additive = c.attention == AttentionType::kBahdanau ||
-                            (c.attention != AttentionType::kNone && c.score == ScoreType::kConcat);
-      if (scheme == QuantScheme::kInt8Full && additive) continue;
       edgenmt::converter::ConvertOptions quantized = options;
       quantized.scheme = scheme;
       const char* suffix = scheme == QuantScheme::kInt8Full ? ".int8-full.enmt" : ".int8.enmt";

@@ -188,8 +188,9 @@ Status IntegerDecoder::PrepareCell(const Model& model, const char* prefix, const
   EDGENMT_RETURN_IF_ERROR(BindIntMatrix(model, NameBuilder(prefix, "weight_ih", suffix).c_str(),
                                         G, input_size, input_scale_bits, arena, &cell->w_ih,
                                         detail));
-  // Decoder layer 0 with input feeding: its h~ columns get their own multipliers (scale 1).
-  if (decoder && first_layer && input_feeding_) {
+  // Decoder layer 0 with input feeding or bahdanau: the columns after the embedding (c_t,
+  // h~, both s8 @ 2^-7) get their own multipliers (scale 1, shift offset -7).
+  if (decoder && first_layer && (input_feeding_ || attention_ == AttentionType::kBahdanau)) {
     EDGENMT_RETURN_IF_ERROR(BindIntMatrix(model,
                                           NameBuilder(prefix, "weight_ih", suffix).c_str(), G,
                                           input_size, kOneBits, arena, &cell->w_ih_hidden,
@@ -227,7 +228,8 @@ Status IntegerDecoder::Prepare(const Model& model, int32_t max_src_len, int32_t 
   bridge_ = c.bridge;
   input_feeding_ = c.input_feeding;
   attention_ = c.attention;
-  score_ = c.score;
+  // Bahdanau always scores additively (its config says concat).
+  score_ = c.attention == AttentionType::kBahdanau ? ScoreType::kConcat : c.score;
   attn_hidden_ = c.attn_hidden;
   window_ = c.window;
   vocab_ = c.tgt_vocab_size;
@@ -236,12 +238,9 @@ Status IntegerDecoder::Prepare(const Model& model, int32_t max_src_len, int32_t 
   max_rows_ = max_rows;
   max_src_len_ = max_src_len;
   if (enc_layers_ > kMaxRuntimeLayers || dec_layers_ > kMaxRuntimeLayers) {
-    return detail->Fail(Status::kUnsupported, "too many layers for this build");
-  }
-  if (attention_ == AttentionType::kBahdanau ||
-      (attention_ != AttentionType::kNone && score_ == ScoreType::kConcat)) {
-    return detail->Fail(Status::kUnsupported,
-                        "int8-full supports dot, general and location scores (not concat/bahdanau)");
+    return detail->Fail(Status::kUnsupported, "enc_layers ", enc_layers_, " / dec_layers ",
+                        dec_layers_, " out of range (this build supports up to ",
+                        kMaxRuntimeLayers, ")");
   }
   if (attention_ != AttentionType::kNone && score_ == ScoreType::kDot && E_ != hidden_) {
     return detail->Fail(Status::kModelConfigInvalid, "dot score needs E == H");
@@ -304,6 +303,18 @@ Status IntegerDecoder::Prepare(const Model& model, int32_t max_src_len, int32_t 
     EDGENMT_RETURN_IF_ERROR(BindIntMatrix(model, "attn.location.weight", c.max_src_len, hidden_,
                                           kOneBits, arena, &location_, detail));
   }
+  const bool additive = has_attention && score_ == ScoreType::kConcat;
+  if (additive) {
+    EDGENMT_RETURN_IF_ERROR(BindIntMatrix(model, "attn.query.weight", attn_hidden_, hidden_,
+                                          kOneBits, arena, &query_w_, detail));
+    EDGENMT_RETURN_IF_ERROR(BindIntMatrix(model, "attn.key.weight", attn_hidden_, E_, kOneBits,
+                                          arena, &key_w_, detail));
+    EDGENMT_RETURN_IF_ERROR(BindIntMatrix(model, "attn.v.weight", 1, attn_hidden_, kOneBits,
+                                          arena, &v_, detail));
+    if (attention_ == AttentionType::kBahdanau) {
+      EDGENMT_RETURN_IF_ERROR(BindBiasQ20(model, "attn.key.bias", attn_hidden_, &key_b_, detail));
+    }
+  }
   if (attention_ == AttentionType::kLocalP) {
     EDGENMT_RETURN_IF_ERROR(BindIntMatrix(model, "attn.predict_w.weight", attn_hidden_, hidden_,
                                           kOneBits, arena, &predict_w_, detail));
@@ -330,6 +341,10 @@ Status IntegerDecoder::Prepare(const Model& model, int32_t max_src_len, int32_t 
   final_c_ = arena->AllocateArray<int16_t>(E);
   states16_ = arena->AllocateArray<int16_t>(S, E);
   query16_ = arena->AllocateArray<int16_t>(E);
+  if (additive) {
+    keys_ = arena->AllocateArray<int32_t>(S, static_cast<size_t>(attn_hidden_));
+    query_proj_ = arena->AllocateArray<int32_t>(static_cast<size_t>(attn_hidden_));
+  }
   final_h_ = arena->AllocateArray<int8_t>(E);
   final_c8_ = arena->AllocateArray<int8_t>(E);
   for (int32_t l = 0; l < dec_layers_; ++l) {
@@ -435,6 +450,10 @@ void IntegerDecoder::Encode(const int32_t* src_ids, int32_t src_len) {
     input_size = E_;
   }
   states_ = output;
+  if (keys_ != nullptr) {
+    // Additive scores: W_k h̄_s (+ b_k) once per sentence, Q11.20.
+    Linear(key_w_, S, states_, E_, 0, E_, attn_hidden_, kHiddenShiftOffset, key_b_, keys_, false);
+  }
   // f_h = [h_fwd after s = S-1 ; h_bwd after s = 0].
   memcpy(final_h_, states_ + static_cast<int64_t>(S - 1) * E_, static_cast<size_t>(H));
   if (bidirectional_) memcpy(final_h_ + H, states_ + H, static_cast<size_t>(H));
@@ -536,7 +555,8 @@ void IntegerDecoder::Attend(int32_t rows, const int8_t* query, int32_t step,
         Linear(location_, 1, q, H, 0, H, S, kHiddenShiftOffset, nullptr, scores_, false);
         break;
       case ScoreType::kConcat:
-        break;  // refused at Prepare
+        AdditiveScores(q, lo, hi);
+        break;
     }
     const int32_t n = hi - lo + 1;
     ref_softmax_s32_s16(n, scores_ + lo, kAccIntBits, weights_);
@@ -560,16 +580,40 @@ void IntegerDecoder::Attend(int32_t rows, const int8_t* query, int32_t step,
   }
 }
 
+// docs/INT8.md "Attention": the sum W_q q + keys_s in Q11.20 (saturating), narrowed to Q3.12,
+// tanh to Q0.15, then s8 @ 2^-7 for the 1 x A product with v, which lands in Q11.20.
+void IntegerDecoder::AdditiveScores(const int8_t* query, int32_t lo, int32_t hi) {
+  const int32_t A = attn_hidden_;
+  Linear(query_w_, 1, query, hidden_, 0, hidden_, A, kHiddenShiftOffset, nullptr, query_proj_,
+         false);
+  for (int32_t s = lo; s <= hi; ++s) {
+    const int32_t* key = keys_ + static_cast<int64_t>(s) * A;
+    for (int32_t j = 0; j < A; ++j) wide_[j] = fxp::SaturatingAdd(query_proj_[j], key[j]);
+    TanhToS8(A, wide_, narrow_, query8_, nullptr);
+    Linear(v_, 1, query8_, A, 0, A, 1, kHiddenShiftOffset, nullptr, scores_ + s, false);
+  }
+}
+
 void IntegerDecoder::Step(const int32_t* prev_tokens, int32_t rows, int32_t step,
                           float* log_probs, float* attention) {
   const int32_t H = hidden_;
-  const int32_t in0 = dec_[0].w_ih.cols;
-  // Layer 0: [E_tgt[y] (s8 @ s_E); h~_{t-1} (s8 @ 2^-7)], each part with its own multipliers.
-  (void)in0;
+  const bool has_attention = attention_ != AttentionType::kNone;
+  const bool bahdanau = attention_ == AttentionType::kBahdanau;
+  const int32_t context = has_attention ? E_ : 0;
+  // Bahdanau attends with the top layer's state before this step; c_t lands in concat_.
+  if (bahdanau) Attend(rows, h8_[dec_layers_ - 1], step, attention);
+  // Layer 0: [E_tgt[y] (s8 @ s_E); c_t (bahdanau); h~_{t-1} (input feeding)], the last two
+  // s8 @ 2^-7, each part with its own multipliers.
   EmbeddingLinear(dec_[0].w_ih, tgt_embedding_, rows, prev_tokens, gates_, dec_[0].b_ih,
                   gates_x_);
+  int32_t column = tgt_embed_;
+  if (bahdanau) {
+    Linear(dec_[0].w_ih_hidden, rows, concat_, context + H, column, E_, gates_,
+           kHiddenShiftOffset, nullptr, gates_x_, true);
+    column += E_;
+  }
   if (input_feeding_) {
-    Linear(dec_[0].w_ih_hidden, rows, htilde_, H, tgt_embed_, H, gates_, kHiddenShiftOffset,
+    Linear(dec_[0].w_ih_hidden, rows, htilde_, H, column, H, gates_, kHiddenShiftOffset,
            nullptr, gates_x_, true);
   }
   CellStep(dec_[0], rows, gates_x_, h8_[0], H, s16_[0]);
@@ -579,9 +623,7 @@ void IntegerDecoder::Step(const int32_t* prev_tokens, int32_t rows, int32_t step
     CellStep(dec_[l], rows, gates_x_, h8_[l], H, s16_[l]);
   }
   const int8_t* top = h8_[dec_layers_ - 1];
-  const bool has_attention = attention_ != AttentionType::kNone;
-  const int32_t context = has_attention ? E_ : 0;
-  if (has_attention) Attend(rows, top, step, attention);
+  if (has_attention && !bahdanau) Attend(rows, top, step, attention);
   for (int32_t r = 0; r < rows; ++r) {
     int8_t* concat_row = concat_ + static_cast<int64_t>(r) * (context + H);
     memcpy(concat_row + context, top + static_cast<int64_t>(r) * H, static_cast<size_t>(H));

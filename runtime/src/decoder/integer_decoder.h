@@ -5,8 +5,8 @@
 // Q15.16 log-probs and Q0.15 attention weights).
 //
 // Supported: LSTM and GRU, any layer count, bidirectional, reverse_source, bridge, input
-// feeding, attention none / global / local_m / local_p with dot / general / location scores.
-// Concat and bahdanau scores return kUnsupported at Prepare.
+// feeding, attention none / global / local_m / local_p with dot / general / concat / location
+// scores, and bahdanau.
 //
 // Prepare takes every buffer from the arena (including the per-row requantization multipliers
 // it derives from the file's float scales with integer operations only); the compute calls
@@ -84,6 +84,8 @@ class IntegerDecoder {
   void CellStep(const Cell& cell, int32_t rows, int32_t* gates_x, int8_t* h8, int32_t h_stride,
                 int16_t* state16, int16_t* h16 = nullptr);
   void Attend(int32_t rows, const int8_t* query, int32_t step, float* attention_out);
+  // v . tanh(W_q q + keys_s) for s in [lo, hi] into scores_ (Q11.20).
+  void AdditiveScores(const int8_t* query, int32_t lo, int32_t hi);
 
   bool lstm_ = true;
   int32_t hidden_ = 0;        // decoder H
@@ -113,6 +115,8 @@ class IntegerDecoder {
   const int32_t* bridge_h_b_[kMaxRuntimeLayers] = {};
   const int32_t* bridge_c_b_[kMaxRuntimeLayers] = {};
   IntMatrix linear_in_, location_, predict_w_, predict_v_, attn_out_, generator_;
+  IntMatrix query_w_, key_w_, v_;           // additive scores (concat, bahdanau)
+  const int32_t* key_b_ = nullptr;          // bahdanau's key bias, Q11.20
   const int32_t* generator_b_ = nullptr;
 
   // Encoder buffers.
@@ -128,6 +132,8 @@ class IntegerDecoder {
   const int8_t* states_ = nullptr;  // h̄ [S, E] s8 @ 2^-7 (inputs of products)
   int16_t* states16_ = nullptr;     // h̄ [max_src, E] Q0.15 (attention scores and context)
   int16_t* query16_ = nullptr;      // [E] W_a q, int16 with a per-step power-of-two scale
+  int32_t* keys_ = nullptr;         // [max_src, A] W_k h̄_s (+ b_k) in Q11.20 (additive scores)
+  int32_t* query_proj_ = nullptr;   // [A] W_q q in Q11.20 (additive scores)
 
   // Decoder state, per row.
   int8_t* h8_[kMaxRuntimeLayers] = {};     // [max_rows, H]
