@@ -19,30 +19,10 @@
 #include "edgenmt/arena.h"
 #include "edgenmt/model.h"
 #include "error_detail.h"
+#include "decoder/integer_ops.h"
 #include "layers/layer_limits.h"
 
 namespace edgenmt {
-
-// An int8 [rows, cols] weight with per-row (multiplier, shift) for a given input scale, so that
-// MBQM(acc, multiplier, shift) is acc * input_scale * weight_scale[row] in Q11.20.
-struct IntMatrix {
-  int32_t rows = 0;
-  int32_t cols = 0;
-  const int8_t* w = nullptr;
-  int32_t* multiplier = nullptr;  // [rows], arena
-  int32_t* shift = nullptr;       // [rows], arena
-};
-
-// An int8 embedding table with per-row scales, rescaled on lookup to one shared scale (the
-// largest row scale) by per-row multipliers.
-struct IntEmbedding {
-  int32_t rows = 0;
-  int32_t cols = 0;
-  const int8_t* table = nullptr;
-  int32_t* multiplier = nullptr;
-  int32_t* shift = nullptr;
-  uint32_t scale_bits = 0;  // float32 bit pattern of the shared scale
-};
 
 class IntegerDecoder {
  public:
