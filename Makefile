@@ -5,9 +5,10 @@
 #   make demo     translate a few words with the CLI and print the timing
 #   make test     deps, build, models, every test (C++ and the Python reference) via ctest, then
 #                 `make asan` and `make fuzz FUZZ_SECONDS=60`
-#   make test-armv7  cross-build the runtime and the portable tests for ARMv7-A (32-bit size_t;
-#                 toolchains/arm-linux-gnueabihf.cmake, preset "armv7", build/armv7) and run
-#                 them under qemu-arm
+#   make test-arm cross-build the runtime and the portable tests for ARMv7-A (32-bit size_t;
+#                 toolchains/arm-linux-gnueabihf.cmake, preset "armv7", build/armv7) and ARMv8-A
+#                 (toolchains/aarch64-linux-gnu.cmake, preset "aarch64", build/aarch64) and run
+#                 them under qemu-arm / qemu-aarch64 (make test-armv7, make test-aarch64: one)
 #   make asan     build + run the C++ ctest suite under AddressSanitizer + UBSan (build/host-asan;
 #                 UBSan does not recover, so any finding fails); tests labelled python or slow
 #                 are skipped there (ASAN_SKIP_LABELS)
@@ -36,7 +37,7 @@ FUZZ_SECONDS ?= 600
 BENCH_WORDS ?= 2000
 FUZZ_TARGETS := model_load_fuzzer translate_fuzzer
 
-.PHONY: all deps configure build models demo test test-armv7 asan fuzz bench clean
+.PHONY: all deps configure build models demo test test-arm test-armv7 test-aarch64 asan fuzz bench clean
 
 all: build
 
@@ -69,14 +70,16 @@ demo: deps build models
 
 test: deps build models
 	ctest --test-dir $(BUILD_DIR) --output-on-failure -j $(JOBS)
-	$(MAKE) --no-print-directory test-armv7
+	$(MAKE) --no-print-directory test-arm
 	$(MAKE) --no-print-directory asan
 	$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=60
 
-test-armv7: deps
-	cmake --preset armv7
-	cmake --build --preset armv7 -j $(JOBS)
-	ctest --preset armv7 -j $(JOBS)
+test-arm: test-armv7 test-aarch64
+
+test-armv7 test-aarch64: test-%: deps
+	cmake --preset $*
+	cmake --build --preset $* -j $(JOBS)
+	ctest --preset $* -j $(JOBS)
 
 asan: deps
 	@start=$$(date +%s); \
@@ -98,4 +101,4 @@ bench: deps build models
 	/usr/bin/python3 tools/bench/bench.py --words $(BENCH_WORDS)
 
 clean:
-	rm -rf build/host build/host-asan build/fuzz build/models build/armv7
+	rm -rf build/host build/host-asan build/fuzz build/models build/armv7 build/aarch64

@@ -13,8 +13,8 @@ PACKAGES=(
   libgtest-dev libgmock-dev libbenchmark-dev
   # fuzzing / sanitizers (CMake preset "fuzz")
   clang-14 libclang-rt-14-dev
-  # 32-bit ARM cross build of the portable tests, run under QEMU (make test-armv7)
-  g++-arm-linux-gnueabihf qemu-user
+  # ARM cross builds of the portable tests, run under QEMU (make test-arm)
+  g++-arm-linux-gnueabihf g++-aarch64-linux-gnu qemu-user
   # PyTorch reference, training and golden data
   python3 python3-torch libopenblas0-pthread python3-numpy python3-tqdm python3-flatbuffers
   # example data
