@@ -25,7 +25,8 @@ ConvertError Usage(const std::string& flag, const std::string& reason) {
   return ConvertError(kExitUsage, flag, reason);
 }
 
-// The --dtype spelling of a scheme.
+}  // namespace
+
 const char* DtypeName(QuantScheme scheme) {
   switch (scheme) {
     case QuantScheme::kFloat32: return "float32";
@@ -34,8 +35,6 @@ const char* DtypeName(QuantScheme scheme) {
   }
   return "?";
 }
-
-}  // namespace
 
 int32_t DefaultMaxLen(int32_t max_src_len) {
   const int64_t n = 2 * int64_t{max_src_len} + 2;

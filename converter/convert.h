@@ -80,6 +80,9 @@ ConvertSummary Convert(const ConvertOptions& options);
 ConvertSummary ConvertCheckpoint(const Checkpoint& checkpoint, const ConvertOptions& options,
                                  std::vector<uint8_t>* out_file);
 
+// The --dtype spelling of a scheme: "float32", "int8", "int8-full".
+const char* DtypeName(QuantScheme scheme);
+
 // Today's date in UTC as YYYY-MM-DD (honours SOURCE_DATE_EPOCH for reproducible builds).
 std::string TodayUtc();
 

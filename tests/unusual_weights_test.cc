@@ -108,10 +108,6 @@ std::vector<Mutation> Mutations() {
   return m;
 }
 
-const char* DtypeName(QuantScheme s) {
-  return s == QuantScheme::kFloat32 ? "float32" : s == QuantScheme::kInt8Hybrid ? "int8" : "int8-full";
-}
-
 const char* const kWords[] = {"hello", "a", "pronunciation", "zzz", "edge"};
 
 // Greedy and beam 3 (n-best 3, attention, length and coverage penalties) on a few words.
@@ -163,7 +159,7 @@ void CheckModel(const std::string& dir) {
     mutation.apply(&ckpt.tensors);
     for (QuantScheme scheme :
          {QuantScheme::kFloat32, QuantScheme::kInt8Hybrid, QuantScheme::kInt8Full}) {
-      const std::string where = dir + " [" + mutation.name + ", " + DtypeName(scheme) + "]: ";
+      const std::string where = dir + " [" + mutation.name + ", " + converter::DtypeName(scheme) + "]: ";
       SCOPED_TRACE(where);
       converter::ConvertOptions options;
       options.scheme = scheme;
