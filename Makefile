@@ -77,6 +77,7 @@ test: deps build models
 test-arm: test-armv7 test-aarch64
 
 test-armv7 test-aarch64: test-%: deps
+	scripts/fetch-cross-headers.sh
 	cmake --preset $*
 	cmake --build --preset $* -j $(JOBS)
 	ctest --preset $* -j $(JOBS)

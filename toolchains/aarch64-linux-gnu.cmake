@@ -8,8 +8,9 @@ set(CMAKE_CXX_COMPILER aarch64-linux-gnu-g++)
 set(CMAKE_C_FLAGS_INIT "-march=armv8-a")
 set(CMAKE_CXX_FLAGS_INIT "-march=armv8-a")
 
-# Libraries and headers come from the cross toolchain's root; programs (flatc) from the host.
-set(CMAKE_FIND_ROOT_PATH /usr/aarch64-linux-gnu)
+# Libraries and headers come from the cross toolchain's root (plus any root the preset adds in
+# CMAKE_FIND_ROOT_PATH, e.g. build/cross-headers); programs (flatc) from the host.
+list(APPEND CMAKE_FIND_ROOT_PATH /usr/aarch64-linux-gnu)
 set(CMAKE_FIND_ROOT_PATH_MODE_PROGRAM NEVER)
 set(CMAKE_FIND_ROOT_PATH_MODE_LIBRARY ONLY)
 set(CMAKE_FIND_ROOT_PATH_MODE_INCLUDE ONLY)

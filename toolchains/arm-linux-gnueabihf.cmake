@@ -11,8 +11,9 @@ set(EDGENMT_ARMV7_FLAGS "-march=armv7-a -mfpu=neon-vfpv4 -mfloat-abi=hard -D_FIL
 set(CMAKE_C_FLAGS_INIT "${EDGENMT_ARMV7_FLAGS}")
 set(CMAKE_CXX_FLAGS_INIT "${EDGENMT_ARMV7_FLAGS}")
 
-# Libraries and headers come from the cross toolchain's root; programs (flatc) from the host.
-set(CMAKE_FIND_ROOT_PATH /usr/arm-linux-gnueabihf)
+# Libraries and headers come from the cross toolchain's root (plus any root the preset adds in
+# CMAKE_FIND_ROOT_PATH, e.g. build/cross-headers); programs (flatc) from the host.
+list(APPEND CMAKE_FIND_ROOT_PATH /usr/arm-linux-gnueabihf)
 set(CMAKE_FIND_ROOT_PATH_MODE_PROGRAM NEVER)
 set(CMAKE_FIND_ROOT_PATH_MODE_LIBRARY ONLY)
 set(CMAKE_FIND_ROOT_PATH_MODE_INCLUDE ONLY)
