@@ -1,6 +1,7 @@
 // edgenmt-convert: checkpoint directory (docs/MODEL.md) -> verified .enmt model file.
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include <cerrno>
 #include <string>
@@ -117,9 +118,21 @@ ConvertOptions ParseArgs(int argc, char** argv) {
 
 }  // namespace
 
+// int8-full calibration runs the model over up to 2,000 sources (tens of seconds): progress on
+// stderr, rewritten in place on a terminal, one line per batch otherwise.
+void ShowCalibrationProgress(int64_t done, int64_t total) {
+  static const bool terminal = isatty(fileno(stderr)) != 0;
+  fprintf(stderr, "%sedgenmt-convert: int8-full calibration: %lld/%lld sources (%d%%)%s",
+          terminal ? "\r" : "", static_cast<long long>(done), static_cast<long long>(total),
+          total > 0 ? static_cast<int>(100 * done / total) : 100,
+          terminal && done < total ? "" : "\n");
+  fflush(stderr);
+}
+
 int main(int argc, char** argv) {
   try {
-    const ConvertOptions options = ParseArgs(argc, argv);
+    ConvertOptions options = ParseArgs(argc, argv);
+    options.calibration_progress = &ShowCalibrationProgress;
     const edgenmt::converter::ConvertSummary s = edgenmt::converter::Convert(options);
     printf("edgenmt-convert: wrote %s\n", options.out_path.c_str());
     printf("  checkpoint  %s (model.safetensors sha256 %s)\n", options.checkpoint_dir.c_str(),

@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <fstream>
 #include <iostream>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
 
@@ -10,6 +11,7 @@
 #include "decode_flags.h"
 #include "command_line.h"
 #include "session.h"
+#include "stage_profile.h"
 
 namespace edgenmt::cli {
 namespace {
@@ -57,6 +59,7 @@ int RunTranslate(int argc, char** argv) {
   AddDecodeOptions(&args);
   args.AddOption("--alignments", "write each hypothesis' attention to this JSON file");
   args.AddFlag("--timing", "print ms per line, beam, arena and backend on stderr");
+  args.AddFlag("--profile", "print time per stage, kernel backends and arena on stderr");
   std::string error;
   const CommandLine::Outcome parsed = args.Parse(argc, argv, &error);
   if (parsed == CommandLine::Outcome::kHelp) {
@@ -100,6 +103,8 @@ int RunTranslate(int argc, char** argv) {
     }
   }
 
+  std::unique_ptr<StageProfile> profile;
+  if (args.Has("--profile")) profile = std::make_unique<StageProfile>();
   int64_t line_number = 0, failed = 0, translated = 0;
   double seconds = 0.0;
   std::string line;
@@ -110,7 +115,10 @@ int RunTranslate(int argc, char** argv) {
     const auto start = std::chrono::steady_clock::now();
     const Status status =
         session.translator().Translate(line.data(), line.size(), decode, &result);
-    seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    const double line_seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    seconds += line_seconds;
+    if (profile) profile->AddTranslation(line_seconds);
     if (status != Status::kOk) {
       ++failed;
       std::fprintf(stderr, "edgenmt translate: error: stdin:%lld: %s: %s\n",
@@ -158,6 +166,9 @@ int RunTranslate(int argc, char** argv) {
                  static_cast<long long>(translated), static_cast<long long>(failed),
                  translated > 0 ? 1e3 * seconds / static_cast<double>(translated) : 0.0,
                  decode.beam, session.arena_bytes(), KernelBackendName(backend));
+  }
+  if (profile) {
+    profile->Print(stderr, backend, model.model().config().scheme, session.arena_bytes(), decode.beam);
   }
   return failed > 0 ? kExitSomeLinesFailed : kExitOk;
 }
