@@ -12,11 +12,13 @@ local-p's predicted positions p_t are not in the JSON (the runtime returns a_t o
 --checkpoint (the checkpoint the model file was converted from) the script recomputes them with
 the PyTorch reference (converter/reference), teacher-forced on the plotted output, and draws
 p_t with its window [p_t - D, p_t + D]. It first checks that the reference reproduces the JSON's
-attention (largest difference printed), so a wrong checkpoint is an error, not a wrong picture.
+attention (largest difference printed) and that every nonzero weight of the JSON lies inside
+the window of the recomputed p_t, so a wrong checkpoint is an error, not a wrong picture.
 Needs Debian's python3-matplotlib (and python3-torch for --checkpoint).
 """
 import argparse
 import json
+import math
 import os
 import sys
 
@@ -56,6 +58,18 @@ def reference_positions(checkpoint, entry, hypothesis):
     return [len(src) * f for f in fractions], model.cfg.window, difference
 
 
+def outside_window(positions, window, attention):
+    """Rows whose nonzero a_t(s) fall outside local-p's window around the recomputed p_t
+    (lo = max(0, ceil(p - D)), hi = min(S - 1, floor(p + D)), docs/MODEL.md): the runtime's
+    own evidence of where p_t was, independent of the reference's numbers."""
+    bad = []
+    for t, (p, row) in enumerate(zip(positions, attention)):
+        lo, hi = max(0, math.ceil(p - window)), min(len(row) - 1, math.floor(p + window))
+        if any(a != 0.0 and not lo <= s <= hi for s, a in enumerate(row)):
+            bad.append(t)
+    return bad
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("alignments", help="JSON written by edgenmt translate --alignments")
@@ -88,6 +102,10 @@ def main():
             if difference > MAX_ATTENTION_DIFFERENCE:
                 sys.exit(f"plot_alignments: {args.checkpoint} does not reproduce this attention "
                          f"(difference {difference:.3g}); is it the model's checkpoint?")
+            bad = outside_window(positions, window, attention)
+            if bad:
+                sys.exit(f"plot_alignments: steps {bad} attend outside the window of the "
+                         f"recomputed p_t")
 
     width = max(4.0, 0.45 * len(source) + 1.8)
     height = max(3.0, 0.4 * len(outputs) + 1.4)
