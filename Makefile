@@ -1,6 +1,7 @@
 # edgenmt developer entry points. `make test` is what CI runs (.ci/run).
 #   make deps     install missing Debian packages (scripts/install-deps.sh; root or sudo)
 #   make build    configure + build build/host (CMake preset "host")
+#   make install  install into PREFIX (default build/install): see README "Installing"
 #   make models   convert models/g2p-en -> build/models/g2p-en.{f32,int8,int8-full}.enmt
 #   make demo     translate a few words with the CLI and print the timing
 #   make test     deps, build, models, every test (C++ and the Python reference) via ctest, then
@@ -37,7 +38,9 @@ FUZZ_SECONDS ?= 600
 BENCH_WORDS ?= 2000
 FUZZ_TARGETS := model_load_fuzzer translate_fuzzer
 
-.PHONY: all deps configure build models demo test test-arm test-armv7 test-aarch64 asan fuzz bench clean
+PREFIX ?= build/install
+
+.PHONY: all deps configure build install models demo test test-arm test-armv7 test-aarch64 asan fuzz bench clean
 
 all: build
 
@@ -49,6 +52,10 @@ configure:
 
 build: configure
 	cmake --build --preset host -j $(JOBS)
+
+# Libraries (static and shared), headers, CLI, converter, CMake package, edgenmt.pc, Python module.
+install: build
+	cmake --install $(BUILD_DIR) --prefix $(PREFIX)
 
 models: build
 	@if [[ ! -f $(CHECKPOINT)/model.safetensors ]]; then \

@@ -4,6 +4,7 @@
 
 #include <stdint.h>
 
+#include <functional>
 #include <string>
 
 #include "checkpoint.h"
@@ -43,6 +44,8 @@ struct ConvertOptions {
   // missing (e.g. running outside the repository) keeps Q4.11 cells and says so.
   bool calibration_required = false;
   int64_t calibration_max_lines = 2000;
+  // Called during int8-full calibration after each batch of sources: (sources done, total).
+  std::function<void(int64_t, int64_t)> calibration_progress;
 };
 
 struct ConvertSummary {

@@ -1,8 +1,11 @@
 // edgenmt-convert: checkpoint directory (docs/MODEL.md) -> verified .enmt model file.
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 
+#include <CLI/CLI.hpp>
 #include <cerrno>
+#include <map>
 #include <string>
 
 #include "convert.h"
@@ -49,66 +52,66 @@ float ParseFloat(const std::string& flag, const std::string& text) {
   return value;
 }
 
+// Parsed by CLI11 (unknown options, missing values and stray words are usage errors); values
+// are kept as text and converted here, so every message names the flag the same way
+// (docs/ERRORS.md: `--beam: "x" is not an integer`). A repeated option keeps its last value.
 ConvertOptions ParseArgs(int argc, char** argv) {
+  CLI::App app("edgenmt-convert");
+  app.set_help_flag();  // --help prints kUsage below
+  app.option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
+  bool help = false;
+  app.add_flag("-h,--help", help);
+  std::map<std::string, std::string> values;
+  std::map<std::string, CLI::Option*> options;
+  for (const char* flag : {"--checkpoint", "--out", "--dtype", "--max-src-len", "--beam", "--nbest",
+                           "--alpha", "--beta", "--min-len", "--max-len", "--max-len-ratio",
+                           "--created", "--calibration"}) {
+    options[flag] = app.add_option(flag)->type_name("VALUE");
+  }
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    throw ConvertError(kExitUsage, "", e.what());
+  }
+  if (help) {
+    fputs(kUsage, stdout);
+    exit(0);
+  }
+  for (const auto& [flag, option] : options) {
+    if (option->count() > 0) values[flag] = option->results().back();
+  }
+  auto has = [&](const char* flag) { return values.count(flag) != 0; };
+
   ConvertOptions o;
-  for (int i = 1; i < argc; ++i) {
-    std::string flag = argv[i], value;
-    const size_t eq = flag.find('=');
-    bool has_value = false;
-    if (flag.rfind("--", 0) == 0 && eq != std::string::npos) {
-      value = flag.substr(eq + 1);
-      flag = flag.substr(0, eq);
-      has_value = true;
-    }
-    if (flag == "-h" || flag == "--help") {
-      fputs(kUsage, stdout);
-      exit(0);
-    }
-    auto next = [&]() -> std::string {
-      if (has_value) return value;
-      if (i + 1 >= argc) throw ConvertError(kExitUsage, flag, "needs a value");
-      return argv[++i];
-    };
-    if (flag == "--checkpoint") {
-      o.checkpoint_dir = next();
-    } else if (flag == "--out") {
-      o.out_path = next();
-    } else if (flag == "--dtype") {
-      const std::string dtype = next();
-      if (dtype == "float32") {
-        o.scheme = edgenmt::QuantScheme::kFloat32;
-      } else if (dtype == "int8") {
-        o.scheme = edgenmt::QuantScheme::kInt8Hybrid;
-      } else if (dtype == "int8-full") {
-        o.scheme = edgenmt::QuantScheme::kInt8Full;
-      } else {
-        throw ConvertError(kExitUsage, flag, "\"" + dtype + "\" is not float32, int8 or int8-full");
-      }
-    } else if (flag == "--max-src-len") {
-      o.max_src_len = ParseInt(flag, next());
-    } else if (flag == "--beam") {
-      o.beam = ParseInt(flag, next());
-    } else if (flag == "--nbest") {
-      o.nbest = ParseInt(flag, next());
-    } else if (flag == "--alpha") {
-      o.alpha = ParseFloat(flag, next());
-    } else if (flag == "--beta") {
-      o.beta = ParseFloat(flag, next());
-    } else if (flag == "--min-len") {
-      o.min_len = ParseInt(flag, next());
-    } else if (flag == "--max-len") {
-      o.max_len = ParseInt(flag, next());
-      if (o.max_len == 0) throw ConvertError(kExitUsage, flag, "must be >= 1");
-    } else if (flag == "--max-len-ratio") {
-      o.max_len_ratio = ParseFloat(flag, next());
-    } else if (flag == "--created") {
-      o.created = next();
-    } else if (flag == "--calibration") {
-      o.calibration_path = next();
-      o.calibration_required = true;
+  if (has("--checkpoint")) o.checkpoint_dir = values["--checkpoint"];
+  if (has("--out")) o.out_path = values["--out"];
+  if (has("--dtype")) {
+    const std::string& dtype = values["--dtype"];
+    if (dtype == "float32") {
+      o.scheme = edgenmt::QuantScheme::kFloat32;
+    } else if (dtype == "int8") {
+      o.scheme = edgenmt::QuantScheme::kInt8Hybrid;
+    } else if (dtype == "int8-full") {
+      o.scheme = edgenmt::QuantScheme::kInt8Full;
     } else {
-      throw ConvertError(kExitUsage, flag, "unknown option (see --help)");
+      throw ConvertError(kExitUsage, "--dtype", "\"" + dtype + "\" is not float32, int8 or int8-full");
     }
+  }
+  if (has("--max-src-len")) o.max_src_len = ParseInt("--max-src-len", values["--max-src-len"]);
+  if (has("--beam")) o.beam = ParseInt("--beam", values["--beam"]);
+  if (has("--nbest")) o.nbest = ParseInt("--nbest", values["--nbest"]);
+  if (has("--alpha")) o.alpha = ParseFloat("--alpha", values["--alpha"]);
+  if (has("--beta")) o.beta = ParseFloat("--beta", values["--beta"]);
+  if (has("--min-len")) o.min_len = ParseInt("--min-len", values["--min-len"]);
+  if (has("--max-len")) {
+    o.max_len = ParseInt("--max-len", values["--max-len"]);
+    if (o.max_len == 0) throw ConvertError(kExitUsage, "--max-len", "must be >= 1");
+  }
+  if (has("--max-len-ratio")) o.max_len_ratio = ParseFloat("--max-len-ratio", values["--max-len-ratio"]);
+  if (has("--created")) o.created = values["--created"];
+  if (has("--calibration")) {
+    o.calibration_path = values["--calibration"];
+    o.calibration_required = true;
   }
   if (o.checkpoint_dir.empty()) throw ConvertError(kExitUsage, "--checkpoint", "required (see --help)");
   if (o.out_path.empty()) throw ConvertError(kExitUsage, "--out", "required (see --help)");
@@ -117,9 +120,21 @@ ConvertOptions ParseArgs(int argc, char** argv) {
 
 }  // namespace
 
+// int8-full calibration runs the model over up to 2,000 sources (tens of seconds): progress on
+// stderr, rewritten in place on a terminal, one line per batch otherwise.
+void ShowCalibrationProgress(int64_t done, int64_t total) {
+  static const bool terminal = isatty(fileno(stderr)) != 0;
+  fprintf(stderr, "%sedgenmt-convert: int8-full calibration: %lld/%lld sources (%d%%)%s",
+          terminal ? "\r" : "", static_cast<long long>(done), static_cast<long long>(total),
+          total > 0 ? static_cast<int>(100 * done / total) : 100,
+          terminal && done < total ? "" : "\n");
+  fflush(stderr);
+}
+
 int main(int argc, char** argv) {
   try {
-    const ConvertOptions options = ParseArgs(argc, argv);
+    ConvertOptions options = ParseArgs(argc, argv);
+    options.calibration_progress = &ShowCalibrationProgress;
     const edgenmt::converter::ConvertSummary s = edgenmt::converter::Convert(options);
     printf("edgenmt-convert: wrote %s\n", options.out_path.c_str());
     printf("  checkpoint  %s (model.safetensors sha256 %s)\n", options.checkpoint_dir.c_str(),

@@ -1,4 +1,4 @@
-// SHA-256 (FIPS 180-4), for the provenance record of converted models.
+// SHA-256 for the provenance record of converted models, computed by OpenSSL's libcrypto (EVP).
 #ifndef EDGENMT_CONVERTER_SHA256_H_
 #define EDGENMT_CONVERTER_SHA256_H_
 
@@ -6,10 +6,14 @@
 #include <stdint.h>
 
 #include <array>
+#include <memory>
 #include <string>
+
+struct evp_md_ctx_st;  // EVP_MD_CTX, kept out of this header
 
 namespace edgenmt::converter {
 
+// Incremental hashing; throws std::runtime_error if libcrypto fails (out of memory).
 class Sha256 {
  public:
   Sha256();
@@ -17,11 +21,10 @@ class Sha256 {
   std::array<uint8_t, 32> Finish();  // call once
 
  private:
-  void Block(const uint8_t* block);
-  uint32_t state_[8];
-  uint8_t buffer_[64];
-  size_t buffered_ = 0;
-  uint64_t total_bytes_ = 0;
+  struct ContextDeleter {
+    void operator()(evp_md_ctx_st* context) const;
+  };
+  std::unique_ptr<evp_md_ctx_st, ContextDeleter> context_;
 };
 
 // Lower-case hex digest of [data, data + size).

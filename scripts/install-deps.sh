@@ -8,7 +8,9 @@ PACKAGES=(
   # build
   build-essential cmake ninja-build pkg-config
   # model file format and converter
-  libflatbuffers-dev flatbuffers-compiler nlohmann-json3-dev
+  libflatbuffers-dev flatbuffers-compiler nlohmann-json3-dev libssl-dev
+  # command-line parsing (edgenmt CLI)
+  libcli11-dev
   # tests and benchmarks
   libgtest-dev libgmock-dev libbenchmark-dev
   # fuzzing / sanitizers (CMake preset "fuzz")
@@ -17,6 +19,8 @@ PACKAGES=(
   g++-arm-linux-gnueabihf g++-aarch64-linux-gnu qemu-user
   # PyTorch reference, training and golden data
   python3 python3-torch libopenblas0-pthread python3-numpy python3-tqdm python3-flatbuffers
+  # alignment heatmaps (tools/plot_alignments.py)
+  python3-matplotlib
   # example data
   pocketsphinx-en-us
 )

@@ -192,4 +192,37 @@ enmt_status enmt_get_hypothesis(const enmt_translator* translator, int32_t index
   return ENMT_OK;
 }
 
+enmt_status enmt_get_source(const enmt_translator* translator, const int32_t** out_ids,
+                            int32_t* out_len, int32_t* out_unknown) {
+  if (translator == nullptr || out_ids == nullptr || out_len == nullptr || out_unknown == nullptr) {
+    return ENMT_INVALID_ARGUMENT;
+  }
+  if (!translator->has_result) return ENMT_NOT_INITIALIZED;
+  *out_ids = translator->result.src_ids;
+  *out_len = translator->result.src_len;
+  *out_unknown = translator->result.src_unknown;
+  return ENMT_OK;
+}
+
+enmt_status enmt_model_token(const enmt_model* model, int32_t side, int32_t id,
+                             const char** out_text, size_t* out_len) {
+  if (model == nullptr || out_text == nullptr || out_len == nullptr || (side != 0 && side != 1)) {
+    return ENMT_INVALID_ARGUMENT;
+  }
+  if (!model->model.loaded()) return ENMT_NOT_INITIALIZED;
+  const edgenmt::VocabularyView& vocab = side == 0 ? model->model.src_vocab() : model->model.tgt_vocab();
+  if (id < 0 || id >= vocab.size) return ENMT_INVALID_ARGUMENT;
+  const edgenmt::TokenView token = vocab.Token(id);
+  *out_text = token.data;
+  *out_len = token.size;
+  return ENMT_OK;
+}
+
+int32_t enmt_model_has_attention(const enmt_model* model) {
+  return model != nullptr && model->model.loaded() &&
+                 model->model.config().attention != edgenmt::AttentionType::kNone
+             ? 1
+             : 0;
+}
+
 }  // extern "C"

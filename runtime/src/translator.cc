@@ -6,6 +6,7 @@
 
 #include "edgenmt/tokenizer.h"
 #include "translator_state.h"
+#include "profile_scope.h"
 
 namespace edgenmt {
 namespace {
@@ -272,8 +273,14 @@ Status Translator::TranslateIds(const int32_t* src_ids, int32_t src_len,
   search_options.max_len_ratio = options.max_len_ratio;
   search_options.keep_attention = options.return_attention;
 
-  s.decoder.Encode(s.src_ids, src_len);
-  s.search.Run(&s.decoder, search_options);
+  {
+    ProfileScope encoder(ProfileStage::kEncoder);
+    s.decoder.Encode(s.src_ids, src_len);
+  }
+  {
+    ProfileScope search(ProfileStage::kSearch);
+    s.search.Run(&s.decoder, search_options);
+  }
 
   for (int32_t n = 0; n < s.search.num_results(); ++n) {
     const SearchResult& r = s.search.result(n);

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "args.h"
+#include "command_line.h"
 #include "commands.h"
 #include "decode_flags.h"
 #include "scoring.h"
@@ -24,12 +24,19 @@ std::vector<std::string> HypothesisTokens(const TranslationResult& result) {
 }  // namespace
 
 int RunEval(int argc, char** argv) {
-  std::vector<std::string> options = DecodeOptionNames();
-  for (const char* o : {"-m", "--data", "--reference", "--limit"}) options.push_back(o);
-  Args args({}, options);
+  CommandLine args("edgenmt eval");
+  args.AddOption("-m", "model file (.enmt)");
+  args.AddOption("--data", "word<TAB>phonemes file to score on");
+  AddDecodeOptions(&args);
+  args.AddOption("--reference", "float model file to compare outputs and log-probs with");
+  args.AddOption("--limit", "score only the first N words");
   std::string error;
-  if (!args.Parse(argc, argv, 1, &error) || !args.Has("-m") || !args.Has("--data") ||
-      !args.positional().empty()) {
+  const CommandLine::Outcome parsed = args.Parse(argc, argv, &error);
+  if (parsed == CommandLine::Outcome::kHelp) {
+    std::printf("%s", args.help().c_str());
+    return kExitOk;
+  }
+  if (parsed == CommandLine::Outcome::kError || !args.Has("-m") || !args.Has("--data")) {
     std::fprintf(stderr, "edgenmt eval: error: %s\n",
                  error.empty() ? "usage: edgenmt eval -m FILE --data TSV [options]" : error.c_str());
     return kExitUsage;

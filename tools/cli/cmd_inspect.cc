@@ -4,7 +4,7 @@
 #include <cstdio>
 #include <string>
 
-#include "args.h"
+#include "command_line.h"
 #include "commands.h"
 #include "edgenmt/translator.h"
 #include "session.h"
@@ -106,9 +106,16 @@ void PrintVocabulary(const char* name, const VocabularyView& v) {
 }  // namespace
 
 int RunInspect(int argc, char** argv) {
-  Args args({}, {"--reference"});
+  CommandLine args("edgenmt inspect");
+  args.AddPositionals("FILE", "model file (.enmt)");
+  args.AddOption("--reference", "the float32 file the quantized one came from");
   std::string error;
-  if (!args.Parse(argc, argv, 1, &error) || args.positional().size() != 1) {
+  const CommandLine::Outcome parsed = args.Parse(argc, argv, &error);
+  if (parsed == CommandLine::Outcome::kHelp) {
+    std::printf("%s", args.help().c_str());
+    return kExitOk;
+  }
+  if (parsed == CommandLine::Outcome::kError || args.positional().size() != 1) {
     std::fprintf(stderr, "edgenmt inspect: error: %s\n",
                  error.empty() ? "usage: edgenmt inspect FILE [--reference FLOAT_FILE]"
                                : error.c_str());

@@ -3,64 +3,70 @@
 #include <cstdio>
 #include <fstream>
 #include <iostream>
+#include <memory>
+#include <nlohmann/json.hpp>
 #include <string>
 
-#include "args.h"
 #include "commands.h"
 #include "decode_flags.h"
-#include "json_writer.h"
+#include "command_line.h"
 #include "session.h"
+#include "stage_profile.h"
 
 namespace edgenmt::cli {
 namespace {
 
-// Appends one source line's alignments (attention matrices of its hypotheses) as JSON.
-void WriteAlignment(JsonWriter* json, int64_t line_number, const std::string& source,
-                    const Model& model, const TranslationResult& result) {
-  json->BeginObject();
-  json->Key("line");
-  json->Int(line_number);
-  json->Key("source");
-  json->String(source);
-  json->Key("source_tokens");
-  json->BeginArray();
+// Key order as written; numbers as float, so dump() prints 9 significant digits (enough to
+// read each float back exactly) and non-finite values as null.
+using AlignmentJson = nlohmann::basic_json<nlohmann::ordered_map, std::vector, std::string, bool,
+                                           std::int64_t, std::uint64_t, float>;
+
+// One source line's alignments: the attention matrices of its hypotheses.
+AlignmentJson Alignment(int64_t line_number, const std::string& source, const Model& model,
+                        const TranslationResult& result) {
+  AlignmentJson tokens = AlignmentJson::array();
   for (int32_t i = 0; i < result.src_len; ++i) {
     const TokenView token = model.src_vocab().Token(result.src_ids[i]);
-    json->String(std::string(token.data, token.size));
+    tokens.push_back(std::string(token.data, token.size));
   }
-  json->EndArray();
-  json->Key("hypotheses");
-  json->BeginArray();
+  AlignmentJson hypotheses = AlignmentJson::array();
   for (int32_t h = 0; h < result.num_hypotheses; ++h) {
     const Hypothesis& hyp = result.hypotheses[h];
-    json->BeginObject();
-    json->Key("output");
-    json->String(std::string(hyp.text, hyp.text_length));
-    json->Key("score");
-    json->Double(hyp.score);
-    json->Key("attention");
-    json->BeginArray();
+    AlignmentJson attention = AlignmentJson::array();
     for (int32_t t = 0; hyp.attention != nullptr && t < hyp.attention_steps; ++t) {
-      json->BeginArray();
-      for (int32_t s = 0; s < result.src_len; ++s) json->Double(hyp.attention[t * result.src_len + s]);
-      json->EndArray();
+      const float* row = hyp.attention + static_cast<size_t>(t) * result.src_len;
+      attention.push_back(std::vector<float>(row, row + result.src_len));
     }
-    json->EndArray();
-    json->EndObject();
+    AlignmentJson entry;
+    entry["output"] = std::string(hyp.text, hyp.text_length);
+    entry["score"] = hyp.score;
+    entry["attention"] = std::move(attention);
+    hypotheses.push_back(std::move(entry));
   }
-  json->EndArray();
-  json->EndObject();
+  AlignmentJson line;
+  line["line"] = line_number;
+  line["source"] = source;
+  line["source_tokens"] = std::move(tokens);
+  line["hypotheses"] = std::move(hypotheses);
+  return line;
 }
 
 }  // namespace
 
 int RunTranslate(int argc, char** argv) {
-  std::vector<std::string> options = DecodeOptionNames();
-  options.push_back("-m");
-  options.push_back("--alignments");
-  Args args({"--timing"}, options);
+  CommandLine args("edgenmt translate");
+  args.AddOption("-m", "model file (.enmt)");
+  AddDecodeOptions(&args);
+  args.AddOption("--alignments", "write each hypothesis' attention to this JSON file");
+  args.AddFlag("--timing", "print ms per line, beam, arena and backend on stderr");
+  args.AddFlag("--profile", "print time per stage, kernel backends and arena on stderr");
   std::string error;
-  if (!args.Parse(argc, argv, 1, &error) || !args.Has("-m") || !args.positional().empty()) {
+  const CommandLine::Outcome parsed = args.Parse(argc, argv, &error);
+  if (parsed == CommandLine::Outcome::kHelp) {
+    std::printf("%s", args.help().c_str());
+    return kExitOk;
+  }
+  if (parsed == CommandLine::Outcome::kError || !args.Has("-m")) {
     std::fprintf(stderr, "edgenmt translate: error: %s\n",
                  error.empty() ? "usage: edgenmt translate -m FILE [options] < input" : error.c_str());
     return kExitUsage;
@@ -87,7 +93,7 @@ int RunTranslate(int argc, char** argv) {
   }
 
   std::ofstream alignment_file;
-  JsonWriter json;
+  AlignmentJson alignments = AlignmentJson::array();
   if (want_alignments) {
     alignment_file.open(args.Get("--alignments"));
     if (!alignment_file) {
@@ -95,9 +101,10 @@ int RunTranslate(int argc, char** argv) {
                    args.Get("--alignments").c_str());
       return kExitData;
     }
-    json.BeginArray();
   }
 
+  std::unique_ptr<StageProfile> profile;
+  if (args.Has("--profile")) profile = std::make_unique<StageProfile>();
   int64_t line_number = 0, failed = 0, translated = 0;
   double seconds = 0.0;
   std::string line;
@@ -108,7 +115,10 @@ int RunTranslate(int argc, char** argv) {
     const auto start = std::chrono::steady_clock::now();
     const Status status =
         session.translator().Translate(line.data(), line.size(), decode, &result);
-    seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    const double line_seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    seconds += line_seconds;
+    if (profile) profile->AddTranslation(line_seconds);
     if (status != Status::kOk) {
       ++failed;
       std::fprintf(stderr, "edgenmt translate: error: stdin:%lld: %s: %s\n",
@@ -137,12 +147,11 @@ int RunTranslate(int argc, char** argv) {
       const Hypothesis& best = result.hypotheses[0];
       std::printf("%.*s\n", static_cast<int>(best.text_length), best.text);
     }
-    if (want_alignments) WriteAlignment(&json, line_number, line, model.model(), result);
+    if (want_alignments) alignments.push_back(Alignment(line_number, line, model.model(), result));
   }
   std::fflush(stdout);
   if (want_alignments) {
-    json.EndArray();
-    alignment_file << json.str() << '\n';
+    alignment_file << alignments.dump() << '\n';
     alignment_file.close();
     if (!alignment_file) {
       std::fprintf(stderr, "edgenmt translate: error: %s: write failed\n",
@@ -157,6 +166,9 @@ int RunTranslate(int argc, char** argv) {
                  static_cast<long long>(translated), static_cast<long long>(failed),
                  translated > 0 ? 1e3 * seconds / static_cast<double>(translated) : 0.0,
                  decode.beam, session.arena_bytes(), KernelBackendName(backend));
+  }
+  if (profile) {
+    profile->Print(stderr, backend, model.model().config().scheme, session.arena_bytes(), decode.beam);
   }
   return failed > 0 ? kExitSomeLinesFailed : kExitOk;
 }

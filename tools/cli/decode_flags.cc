@@ -6,12 +6,18 @@
 
 namespace edgenmt::cli {
 
-std::vector<std::string> DecodeOptionNames() {
-  return {"--beam", "--nbest", "--alpha", "--beta", "--min-len", "--max-len", "--max-len-ratio",
-          "--backend"};
+void AddDecodeOptions(CommandLine* command_line) {
+  command_line->AddOption("--beam", "beam size K, 1..64 (1 = greedy)");
+  command_line->AddOption("--nbest", "hypotheses per source, 1..K");
+  command_line->AddOption("--alpha", "length penalty exponent, 0..10");
+  command_line->AddOption("--beta", "coverage penalty weight, 0..10");
+  command_line->AddOption("--min-len", "tokens before </s> may end a hypothesis, 0..4096");
+  command_line->AddOption("--max-len", "maximum output tokens, 1..4096");
+  command_line->AddOption("--max-len-ratio", "maximum output tokens per source token, 0..100 (0 = off)");
+  command_line->AddOption("--backend", "kernel backend: reference, xnnpack or neon");
 }
 
-bool ReadDecodeFlags(const Args& args, TranslateOptions* options, KernelBackend* backend,
+bool ReadDecodeFlags(const CommandLine& args, TranslateOptions* options, KernelBackend* backend,
                      std::string* error) {
   int beam = options->beam, nbest = options->nbest, min_len = options->min_len,
       max_len = options->max_len;

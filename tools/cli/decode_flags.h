@@ -5,17 +5,17 @@
 #include <string>
 #include <vector>
 
-#include "args.h"
+#include "command_line.h"
 #include "edgenmt/translator.h"
 
 namespace edgenmt::cli {
 
-// The option names ReadDecodeFlags understands.
-std::vector<std::string> DecodeOptionNames();
+// Declares the options ReadDecodeFlags understands.
+void AddDecodeOptions(CommandLine* command_line);
 
 // Overrides `options` with --beam, --nbest, --alpha, --beta, --min-len, --max-len,
 // --max-len-ratio and fills *backend from --backend. False with *error on a bad value.
-bool ReadDecodeFlags(const Args& args, TranslateOptions* options, KernelBackend* backend,
+bool ReadDecodeFlags(const CommandLine& args, TranslateOptions* options, KernelBackend* backend,
                      std::string* error);
 
 // Session limits that fit `options` (and the model's defaults, so they are usable too).

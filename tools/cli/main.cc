@@ -14,7 +14,7 @@ void PrintUsage(FILE* out) {
       "commands:\n"
       "  translate -m FILE [--beam K] [--nbest N] [--alpha A] [--beta B] [--min-len L]\n"
       "            [--max-len L] [--max-len-ratio R] [--alignments OUT.json]\n"
-      "            [--backend reference] [--timing]\n"
+      "            [--backend reference] [--timing] [--profile]\n"
       "      one source per line on stdin, one output per line on stdout; with --nbest N > 1,\n"
       "      N lines per source: source<TAB>rank<TAB>score<TAB>output. A bad line is reported\n"
       "      on stderr, gives an empty output line, and translation goes on (exit code 4).\n"

@@ -122,6 +122,17 @@ enmt_status enmt_translate(enmt_translator* translator, const char* utf8, size_t
 enmt_status enmt_get_hypothesis(const enmt_translator* translator, int32_t index,
                                 enmt_hypothesis* out);
 
+/* The source of the last successful enmt_translate as tokenized: *out_ids[0, *out_len) (valid
+ * until the next enmt_translate) and how many tokens were mapped to <unk>. */
+enmt_status enmt_get_source(const enmt_translator* translator, const int32_t** out_ids,
+                            int32_t* out_len, int32_t* out_unknown);
+/* Token `id` of the source (side 0) or target (side 1) vocabulary: *out_text[0, *out_len), not
+ * NUL-terminated, inside the model buffer. */
+enmt_status enmt_model_token(const enmt_model* model, int32_t side, int32_t id,
+                             const char** out_text, size_t* out_len);
+/* Nonzero when the model has an attention mechanism (enmt_limits.attention may then be set). */
+int32_t enmt_model_has_attention(const enmt_model* model);
+
 #ifdef __cplusplus
 }  /* extern "C" */
 #endif

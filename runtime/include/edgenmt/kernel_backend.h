@@ -22,6 +22,16 @@ const char* KernelBackendName(KernelBackend backend);
 // True when `backend` is compiled into this build.
 bool KernelBackendAvailable(KernelBackend backend);
 
+// The operations of the kernel table (runtime/src/kernels/kernel_table.h), for tools that show
+// which backend computes what (`edgenmt translate --profile`): operation `index` in
+// [0, KernelOperationCount()) is named KernelOperationName(index) ("fully_connected_f32", ...;
+// nullptr outside the range); KernelOperationImplemented says whether `backend` provides it
+// (false when the backend is not compiled in). int8-full's integer kernels are not in the
+// table: they are the portable reference everywhere.
+int32_t KernelOperationCount();
+const char* KernelOperationName(int32_t index);
+bool KernelOperationImplemented(KernelBackend backend, int32_t index);
+
 }  // namespace edgenmt
 
 #endif  // EDGENMT_KERNEL_BACKEND_H_

@@ -21,7 +21,39 @@ constexpr KernelTable kReferenceTable = {
     ref_embedding_lookup_s8_f32,
 };
 
+struct KernelOperation {
+  const char* name;
+  bool (*implemented)(const KernelTable& table);
+};
+
+// One entry per function pointer of KernelTable, in declaration order.
+constexpr KernelOperation kOperations[] = {
+    {"fully_connected_f32", [](const KernelTable& t) { return t.fully_connected_f32 != nullptr; }},
+    {"sigmoid_f32", [](const KernelTable& t) { return t.sigmoid_f32 != nullptr; }},
+    {"tanh_f32", [](const KernelTable& t) { return t.tanh_f32 != nullptr; }},
+    {"softmax_f32", [](const KernelTable& t) { return t.softmax_f32 != nullptr; }},
+    {"log_softmax_f32", [](const KernelTable& t) { return t.log_softmax_f32 != nullptr; }},
+    {"embedding_lookup_f32", [](const KernelTable& t) { return t.embedding_lookup_f32 != nullptr; }},
+    {"fully_connected_s8_hybrid",
+     [](const KernelTable& t) { return t.fully_connected_s8_hybrid != nullptr; }},
+    {"embedding_lookup_s8_f32",
+     [](const KernelTable& t) { return t.embedding_lookup_s8_f32 != nullptr; }},
+};
+constexpr int32_t kOperationCount = static_cast<int32_t>(sizeof kOperations / sizeof kOperations[0]);
+
 }  // namespace
+
+int32_t KernelOperationCount() { return kOperationCount; }
+
+const char* KernelOperationName(int32_t index) {
+  return index >= 0 && index < kOperationCount ? kOperations[index].name : nullptr;
+}
+
+bool KernelOperationImplemented(KernelBackend backend, int32_t index) {
+  const KernelTable* table = nullptr;
+  return index >= 0 && index < kOperationCount && GetKernelTable(backend, &table) == Status::kOk &&
+         kOperations[index].implemented(*table);
+}
 
 #if defined(EDGENMT_WITH_XNNPACK)
 const KernelTable* XnnpackKernelTable();  // kernels/xnnpack/

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "layers/weights.h"
+#include "profile_scope.h"
 
 namespace edgenmt {
 
@@ -166,6 +167,7 @@ void Attention::ComputeScores(const KernelTable& k, int32_t rows, const float* q
 }
 
 void Attention::Attend(const KernelTable& k, int32_t rows, const float* query, int32_t step) {
+  ProfileScope profile(ProfileStage::kAttention);
   const int32_t S = src_len_;
   const int32_t E = encoder_size_;
   ComputeWindows(k, rows, query, step);

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "layers/weights.h"
+#include "profile_scope.h"
 
 namespace edgenmt {
 
@@ -23,6 +24,7 @@ Status AttentionalOutput::Prepare(const Model& model, int32_t max_rows, Arena* a
 
 void AttentionalOutput::Compute(const KernelTable& k, int32_t rows, const float* context,
                                 const float* hidden, float* out) const {
+  ProfileScope profile(ProfileStage::kAttention);
   const int32_t H = hidden_size_;
   const float* input = hidden;
   if (has_context_) {

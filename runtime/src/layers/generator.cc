@@ -1,6 +1,7 @@
 #include "layers/generator.h"
 
 #include "layers/weights.h"
+#include "profile_scope.h"
 
 namespace edgenmt {
 
@@ -15,6 +16,7 @@ Status Generator::Prepare(const Model& model, Arena* arena, ErrorDetail* detail)
 
 void Generator::Compute(const KernelTable& k, int32_t rows, const float* attentional,
                         float* log_probs) const {
+  ProfileScope profile(ProfileStage::kOutputProjection);
   ApplyLinear(k, rows, attentional, weight_, bias_, log_probs, false);
   for (int32_t r = 0; r < rows; ++r) {
     float* row = log_probs + static_cast<int64_t>(r) * vocab_size_;

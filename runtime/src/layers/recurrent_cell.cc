@@ -1,6 +1,7 @@
 #include "layers/recurrent_cell.h"
 
 #include "layers/weights.h"
+#include "profile_scope.h"
 
 namespace edgenmt {
 
@@ -50,6 +51,7 @@ void RecurrentCell::StepProjected(const KernelTable& k, int32_t rows, float* gat
 
 void RecurrentCell::Step(const KernelTable& k, int32_t rows, const float* x, const float* h_in,
                          const float* c_in, float* h_out, float* c_out) const {
+  ProfileScope profile(ProfileStage::kRecurrentCell);
   ProjectInput(k, rows, x, input_gates_);
   StepProjected(k, rows, input_gates_, h_in, c_in, h_out, c_out);
 }

@@ -3,6 +3,8 @@
 #include <math.h>
 #include <string.h>
 
+#include "profile_scope.h"
+
 namespace edgenmt {
 namespace {
 
@@ -132,7 +134,10 @@ void BeamSearch::Run(StepDecoder* decoder, const SearchOptions& options) {
 
   int32_t t = 0;
   for (; t < max_steps; ++t) {
-    decoder->Step(live_tokens_, live);
+    {
+      ProfileScope step(ProfileStage::kDecoderStep);
+      decoder->Step(live_tokens_, live);
+    }
     float* log_probs = decoder->log_probs();
     if (t < options.min_len) {
       for (int32_t r = 0; r < live; ++r) log_probs[static_cast<int64_t>(r) * V + eos] = -INFINITY;

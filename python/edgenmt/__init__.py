@@ -1,0 +1,182 @@
+"""edgenmt from Python: translate with an .enmt model through the runtime's C API (ctypes).
+
+    import edgenmt
+    translator = edgenmt.Translator("build/models/g2p-en.f32.enmt", beam=5)
+    translator.translate(["hello", "world"])        # ['HH AH L OW', 'W ER L D']
+    for hyp in translator.translate_nbest(["hello"], nbest=3, attention=True)[0]:
+        hyp.text, hyp.score, hyp.attention          # attention: one row per output step
+
+The runtime is the same library the CLI links (libedgenmt.so), so outputs are the CLI's
+(`edgenmt translate -m FILE --beam K`) exactly. No dependency beyond the standard library.
+"""
+import ctypes
+import dataclasses
+from typing import List, Optional, Sequence
+
+from . import _capi
+
+__all__ = ["Error", "Hypothesis", "Translator"]
+
+
+class Error(RuntimeError):
+    """A runtime status other than Ok: `.status` is its StatusName (docs/ERRORS.md)."""
+
+    def __init__(self, status, detail, where=None):
+        self.status = status
+        self.detail = detail
+        super().__init__(f"{where + ': ' if where else ''}{status}: {detail}")
+
+
+@dataclasses.dataclass
+class Hypothesis:
+    text: str                   # output tokens joined by one space
+    ids: List[int]              # target ids, without <s> and </s>
+    score: float                # log_prob / length penalty + coverage penalty
+    log_prob: float             # natural log-probability, </s> included when emitted
+    ended_with_eos: bool        # False: stopped at the maximum length
+    source_tokens: List[str]    # the source as tokenized (attention columns)
+    # [steps][len(source_tokens)] attention weights (one row per output token, plus the </s>
+    # step when ended_with_eos), or None when not asked for.
+    attention: Optional[List[List[float]]] = None
+
+
+_lib = None
+
+
+def _library():
+    global _lib
+    if _lib is None:
+        _lib = _capi.load()
+    return _lib
+
+
+def _status_name(status):
+    return _library().enmt_status_name(status).decode()
+
+
+class Translator:
+    """One model file and one translator session over an arena sized for the given options.
+
+    beam, nbest: as `edgenmt translate --beam/--nbest`; alpha, beta, min_len, max_len,
+    max_len_ratio: None keeps the model's stored decoding defaults (as the CLI does).
+    attention: reserve attention history so translate_nbest(attention=True) works (None: when
+    the model has attention). backend: "reference" (others only in builds that have them).
+    """
+
+    def __init__(self, model_path, beam=5, nbest=1, alpha=None, beta=None, min_len=None,
+                 max_len=None, max_len_ratio=None, attention=None, backend="reference"):
+        lib = _library()
+        with open(model_path, "rb") as f:
+            data = f.read()
+        # The model stays in this aligned buffer for the translator's whole life (never copied
+        # again by the runtime).
+        self._model_buffer, model_address = _capi.aligned_buffer(len(data), _capi.MODEL_ALIGNMENT)
+        ctypes.memmove(model_address, data, len(data))
+        storage_bytes = lib.enmt_model_storage_bytes()
+        self._model_storage, storage_address = _capi.aligned_buffer(storage_bytes,
+                                                                    _capi.ARENA_ALIGNMENT)
+        self._model = ctypes.c_void_p()
+        status = lib.enmt_model_load(storage_address, storage_bytes, model_address, len(data),
+                                     ctypes.byref(self._model))
+        if status != _capi.ENMT_OK:
+            raise Error(_status_name(status), lib.enmt_model_error(self._model).decode(), model_path)
+
+        self._options = _capi.Options()
+        lib.enmt_options_default(self._model, ctypes.byref(self._options))
+        overrides = {"beam": beam, "nbest": nbest, "alpha": alpha, "beta": beta,
+                     "min_len": min_len, "max_len": max_len, "max_len_ratio": max_len_ratio}
+        for name, value in overrides.items():
+            if value is not None:
+                setattr(self._options, name, value)
+        if backend not in _capi.BACKENDS:
+            raise ValueError(f"backend must be one of {sorted(_capi.BACKENDS)}, got {backend!r}")
+        has_attention = bool(lib.enmt_model_has_attention(self._model))
+        if attention is None:
+            attention = has_attention
+
+        limits = _capi.Limits()
+        lib.enmt_limits_default(self._model, ctypes.byref(limits))
+        limits.max_beam = self._options.beam
+        limits.max_nbest = self._options.nbest
+        limits.max_tgt_len = self._options.max_len
+        limits.backend = _capi.BACKENDS[backend]
+        limits.attention = 1 if attention else 0
+        self._attention = bool(attention)
+        arena_bytes = ctypes.c_size_t()
+        status = lib.enmt_required_arena_bytes(self._model, ctypes.byref(limits),
+                                               ctypes.byref(arena_bytes))
+        if status != _capi.ENMT_OK:
+            raise Error(_status_name(status), "cannot plan a session for these options", model_path)
+        self._arena, arena_address = _capi.aligned_buffer(arena_bytes.value, _capi.ARENA_ALIGNMENT)
+        self._translator = ctypes.c_void_p()
+        status = lib.enmt_translator_init(self._model, arena_address, arena_bytes.value,
+                                          ctypes.byref(limits), ctypes.byref(self._translator))
+        if status != _capi.ENMT_OK:
+            # A failed init leaves the translator object at the arena's start (unless the arena
+            # could not even hold it): its error detail says why.
+            detail = (lib.enmt_translator_error(arena_address).decode()
+                      if status != _capi.ENMT_ARENA_TOO_SMALL else "arena too small")
+            raise Error(_status_name(status), detail, model_path)
+        self.arena_bytes = lib.enmt_translator_arena_bytes_used(self._translator)
+        self.beam = self._options.beam
+        self.nbest = self._options.nbest
+
+    def translate(self, sources: Sequence[str], errors="raise") -> List[str]:
+        """The best output of each source. errors="raise" raises Error on a bad source (empty,
+        invalid UTF-8, too long); errors="empty" gives "" for it, like the CLI's empty line."""
+        outputs = []
+        for source in sources:
+            try:
+                outputs.append(self._run(source, 1, False)[0].text)
+            except Error:
+                if errors != "empty":
+                    raise
+                outputs.append("")
+        return outputs
+
+    def translate_nbest(self, sources: Sequence[str], nbest=None, attention=False
+                        ) -> List[List[Hypothesis]]:
+        """The n-best hypotheses (best first, at most nbest <= the constructor's nbest; default
+        all of them) of each source, with scores and, if asked, attention. Raises Error on a
+        bad source."""
+        nbest = self.nbest if nbest is None else nbest
+        if not 1 <= nbest <= self.nbest:
+            raise ValueError(f"nbest must be in [1, {self.nbest}] (the constructor's nbest)")
+        if attention and not self._attention:
+            raise ValueError("attention needs a model with attention and Translator(attention=True)")
+        return [self._run(source, nbest, attention) for source in sources]
+
+    def _run(self, source, nbest, attention):
+        lib = _library()
+        data = source.encode("utf-8", "surrogateescape")
+        self._options.return_attention = 1 if attention else 0
+        count = ctypes.c_int32()
+        status = lib.enmt_translate(self._translator, data, len(data), ctypes.byref(self._options),
+                                    ctypes.byref(count))
+        if status != _capi.ENMT_OK:
+            raise Error(_status_name(status), lib.enmt_translator_error(self._translator).decode(),
+                        repr(source))
+        ids, src_len, unknown = ctypes.POINTER(ctypes.c_int32)(), ctypes.c_int32(), ctypes.c_int32()
+        lib.enmt_get_source(self._translator, ctypes.byref(ids), ctypes.byref(src_len),
+                            ctypes.byref(unknown))
+        source_tokens = [self._token(0, ids[i]) for i in range(src_len.value)]
+        hypotheses = []
+        for index in range(min(nbest, count.value)):
+            h = _capi.HypothesisStruct()
+            lib.enmt_get_hypothesis(self._translator, index, ctypes.byref(h))
+            rows = None
+            if attention and h.attention:
+                rows = [h.attention[t * h.src_len:(t + 1) * h.src_len]
+                        for t in range(h.attention_steps)]
+            hypotheses.append(Hypothesis(
+                text=ctypes.string_at(h.text, h.text_length).decode("utf-8"),
+                ids=h.ids[:h.length], score=h.score, log_prob=h.log_prob,
+                ended_with_eos=bool(h.ended_with_eos), source_tokens=source_tokens,
+                attention=rows))
+        return hypotheses
+
+    def _token(self, side, token_id):
+        text, length = ctypes.c_char_p(), ctypes.c_size_t()
+        _library().enmt_model_token(self._model, side, token_id, ctypes.byref(text),
+                                    ctypes.byref(length))
+        return ctypes.string_at(text, length.value).decode("utf-8")

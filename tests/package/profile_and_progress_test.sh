@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# `edgenmt translate --profile` (stage table on stderr, stdout unchanged) on the float32 and
+# int8-full files of the shipped model, and edgenmt-convert's int8-full calibration progress.
+# usage: profile_and_progress_test.sh CLI CONVERT CHECKPOINT_DIR MODEL_F32 MODEL_INT8_FULL DEV_TSV
+set -euo pipefail
+cli=$1 convert=$2 checkpoint=$3 f32=$4 int8_full=$5 dev=$6
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+head -n 30 "$dev" | cut -f1 > "$work/words.txt"
+
+for model in "$f32" "$int8_full"; do
+  "$cli" translate -m "$model" < "$work/words.txt" > "$work/plain.txt"
+  "$cli" translate -m "$model" --profile < "$work/words.txt" > "$work/profiled.txt" 2> "$work/profile.txt"
+  cat "$work/profile.txt"
+  cmp "$work/plain.txt" "$work/profiled.txt" || { echo "--profile changed the translations" >&2; exit 1; }
+  grep -q "profile of 30 line(s), beam 5, backend reference, arena [0-9]* bytes" "$work/profile.txt"
+  grep -Eq "^  encoder +30 " "$work/profile.txt"          # one encoder pass per line
+  grep -Eq "^  search \(beam bookkeeping\) +30 " "$work/profile.txt"
+  grep -Eq "^  translate \(total\) +30 " "$work/profile.txt"
+  grep -q "kernel operations: fully_connected_f32 reference" "$work/profile.txt"
+  if [[ $model == "$int8_full" ]]; then
+    grep -Eq "^  decoder step \(integer, not split\) +[1-9]" "$work/profile.txt"
+  else
+    for stage in "recurrent cell \\(decoder\\)" "attention" "output projection"; do
+      grep -Eq "^  $stage +[1-9][0-9]* +[0-9.]+ " "$work/profile.txt" || { echo "no $stage row" >&2; exit 1; }
+    done
+  fi
+  # Each stage is charged its own time only: the stages never add up to more than the
+  # translation (a nested stage counted twice would make the remainder negative).
+  awk '/^  other \(tokenize, detokenize\)/ { found = 1; if ($(NF-2) < -0.001) { print "stages exceed the total: " $0 > "/dev/stderr"; exit 1 } }
+       END { if (!found) exit 1 }' "$work/profile.txt"
+done
+
+# Calibration progress: 450 sources in batches of 200.
+head -n 450 "$dev" > "$work/calibration.tsv"
+"$convert" --checkpoint "$checkpoint" --out "$work/m.enmt" --dtype int8-full \
+           --calibration "$work/calibration.tsv" > /dev/null 2> "$work/progress.txt"
+cat "$work/progress.txt"
+diff <(grep -o "[0-9]*/450 sources ([0-9]*%)" "$work/progress.txt") - <<'EXPECTED' || { echo "progress lines differ" >&2; exit 1; }
+200/450 sources (44%)
+400/450 sources (88%)
+450/450 sources (100%)
+EXPECTED
+echo "OK: --profile and calibration progress"
