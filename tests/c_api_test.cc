@@ -86,6 +86,21 @@ TEST_F(CApiTest, TranslatesLikeTheCppApi) {
   EXPECT_EQ(enmt_get_hypothesis(tr, n, &h), ENMT_INVALID_ARGUMENT);
 }
 
+TEST_F(CApiTest, PlanningFailuresSayWhy) {
+  enmt_limits limits;
+  enmt_limits_default(model_, &limits);
+  size_t bytes = 0;
+  char detail[160] = "stale";
+  ASSERT_EQ(enmt_required_arena_bytes_detail(model_, &limits, &bytes, detail, sizeof detail),
+            ENMT_OK);
+  EXPECT_STREQ(detail, "");
+  limits.max_src_len += 1000;
+  EXPECT_EQ(enmt_required_arena_bytes_detail(model_, &limits, &bytes, detail, sizeof detail),
+            ENMT_LIMIT_EXCEEDED);
+  EXPECT_NE(std::string(detail).find("exceeds the model's max_src_len"), std::string::npos)
+      << detail;
+}
+
 TEST_F(CApiTest, ErrorsAreStatusesNotCrashes) {
   enmt_limits limits;
   enmt_limits_default(model_, &limits);

@@ -119,14 +119,22 @@ void enmt_options_default(const enmt_model* model, enmt_options* out) {
 
 enmt_status enmt_required_arena_bytes(const enmt_model* model, const enmt_limits* limits,
                                       size_t* out_bytes) {
+  return enmt_required_arena_bytes_detail(model, limits, out_bytes, nullptr, 0);
+}
+
+enmt_status enmt_required_arena_bytes_detail(const enmt_model* model, const enmt_limits* limits,
+                                             size_t* out_bytes, char* detail,
+                                             size_t detail_size) {
+  if (detail != nullptr && detail_size > 0) detail[0] = '\0';
   if (model == nullptr || limits == nullptr || out_bytes == nullptr ||
       !ValidBackend(limits->backend)) {
     return ENMT_INVALID_ARGUMENT;
   }
   size_t bytes = 0;
   const edgenmt::Status status =
-      edgenmt::RequiredArenaBytes(model->model, ToLimits(*limits), &bytes);
+      edgenmt::RequiredArenaBytes(model->model, ToLimits(*limits), &bytes, detail, detail_size);
   if (status != edgenmt::Status::kOk) return static_cast<enmt_status>(status);
+  if (bytes > SIZE_MAX - kTranslatorHeaderBytes) return ENMT_LIMIT_EXCEEDED;  // 32-bit targets
   *out_bytes = bytes + kTranslatorHeaderBytes;
   return ENMT_OK;
 }

@@ -108,6 +108,11 @@ void enmt_options_default(const enmt_model* model, enmt_options* out);
 /* Exact arena bytes for enmt_translator_init with these limits. */
 enmt_status enmt_required_arena_bytes(const enmt_model* model, const enmt_limits* limits,
                                       size_t* out_bytes);
+/* The same; on failure also writes the reason (the layer, tensor or limit that failed) into
+ * detail[0, detail_size), NUL-terminated and truncated ("" on success). */
+enmt_status enmt_required_arena_bytes_detail(const enmt_model* model, const enmt_limits* limits,
+                                             size_t* out_bytes, char* detail,
+                                             size_t detail_size);
 /* Places the translator at the start of `arena` and plans everything else after it. On
  * ENMT_ARENA_TOO_SMALL, *out_translator is NULL and enmt_required_arena_bytes tells the need. */
 enmt_status enmt_translator_init(const enmt_model* model, void* arena, size_t arena_bytes,
