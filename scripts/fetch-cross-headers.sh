@@ -11,11 +11,16 @@ set -euo pipefail
 out=${1:-"$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/build/cross-headers"}
 packages=(libflatbuffers-dev nlohmann-json3-dev libcli11-dev)
 
+candidate() { apt-cache policy "$1" 2>/dev/null | sed -n 's/^ *Candidate: //p'; }
+# Without package lists (a machine that never ran apt-get update) apt knows no versions.
+if [[ -z "$(candidate "${packages[0]}")" || "$(candidate "${packages[0]}")" == "(none)" ]]; then
+  env DEBIAN_FRONTEND=noninteractive apt-get update >/dev/null
+fi
 wanted=""
 for pkg in "${packages[@]}"; do
-  version=$(apt-cache policy "$pkg" | sed -n 's/^ *Candidate: //p')
+  version=$(candidate "$pkg")
   if [[ -z "$version" || "$version" == "(none)" ]]; then
-    echo "fetch-cross-headers: $pkg is not known to apt (run apt-get update)" >&2
+    echo "fetch-cross-headers: Debian has no package $pkg" >&2
     exit 1
   fi
   wanted+="$pkg=$version"$'\n'
