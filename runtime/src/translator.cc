@@ -45,7 +45,12 @@ Status Plan(const Model& model, const SessionLimits& limits, Arena* arena,
   void* memory = arena->Allocate(sizeof(Translator::State));
   Translator::State* state = memory != nullptr ? new (memory) Translator::State() : fallback;
   *out = state;
-  return state->Prepare(model, limits, arena, detail);
+  EDGENMT_RETURN_IF_ERROR(state->Prepare(model, limits, arena, detail));
+  if (arena->used() == SIZE_MAX) {  // a size product overflowed (32-bit size_t)
+    return detail->Fail(Status::kLimitExceeded, "the arena for these limits exceeds the ",
+                        sizeof(size_t) * 8, "-bit address space");
+  }
+  return Status::kOk;
 }
 
 }  // namespace
@@ -106,10 +111,6 @@ Status MeasurePlan(const Model& model, const SessionLimits& limits, size_t* out_
   Translator::State local;
   Translator::State* state = nullptr;
   EDGENMT_RETURN_IF_ERROR(Plan(model, resolved, &measuring, &local, &state, detail));
-  if (measuring.used() == SIZE_MAX) {
-    return detail->Fail(Status::kLimitExceeded, "the arena for these limits exceeds the ",
-                        sizeof(size_t) * 8, "-bit address space");
-  }
   *out_bytes = measuring.used();
   return Status::kOk;
 }
@@ -153,10 +154,7 @@ Status Translator::Init(const Model* model, void* arena, size_t arena_bytes,
     State local;
     State* state = nullptr;
     status = Plan(*model, limits_, &session_arena, &local, &state, &detail);
-    if (status == Status::kOk && session_arena.used() == SIZE_MAX) {
-      status = detail.Fail(Status::kLimitExceeded, "the arena for these limits exceeds the ",
-                           sizeof(size_t) * 8, "-bit address space");
-    } else if (status == Status::kOk) {
+    if (status == Status::kOk) {
       required_arena_bytes_ = session_arena.used();
       if (session_arena.overflowed()) {
         status = detail.Fail(Status::kArenaTooSmall, "arena too small: ", arena_bytes,
