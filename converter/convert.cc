@@ -6,7 +6,6 @@
 #include <string.h>
 #include <time.h>
 
-#include <algorithm>
 #include <memory>
 
 #include "atomic_file.h"
@@ -147,35 +146,9 @@ void CalibrateInt8Full(const ConvertOptions& o, ModelFileContents* contents,
   auto model = std::make_unique<Model>();
   if (model->Load(buffer.get(), wide.size()) != Status::kOk)
     throw ConvertError(kExitBadInput, "calibration", model->error_detail());
-  // In batches, so progress can be shown: a cell's format depends only on its max |c| over
-  // all sources, which is the max over the batches' maxima.
-  constexpr size_t kBatch = 200;
   int64_t sentences = 0;
-  std::vector<CellCalibration> cells;
-  for (size_t first = 0;; first += kBatch) {
-    const size_t last = std::min(sources.size(), first + kBatch);
-    const std::vector<std::string> batch(sources.begin() + static_cast<long>(first),
-                                         sources.begin() + static_cast<long>(last));
-    int64_t batch_sentences = 0;
-    const std::vector<CellCalibration> batch_cells =
-        CalibrateCellFormats(*model, batch, contents->decoding.max_len, &batch_sentences);
-    sentences += batch_sentences;
-    if (cells.empty()) {
-      cells = batch_cells;
-    } else {
-      for (size_t i = 0; i < cells.size(); ++i) {
-        cells[i].abs_max = std::max(cells[i].abs_max, batch_cells[i].abs_max);
-      }
-    }
-    if (o.calibration_progress) {
-      o.calibration_progress(static_cast<int64_t>(last), static_cast<int64_t>(sources.size()));
-    }
-    if (last == sources.size()) break;
-  }
-  for (CellCalibration& cell : cells) {
-    cell.int_bits = PowerOfTwoIntegerBits(cell.abs_max, kCellHeadroom, kMinActivationIntBits,
-                                          kMaxActivationIntBits);
-  }
+  const std::vector<CellCalibration> cells = CalibrateCellFormats(
+      *model, sources, contents->decoding.max_len, &sentences, o.calibration_progress);
   lines->push_back("calibration " + o.calibration_path + ": " + std::to_string(sentences) +
                    " sentences (integer decoder, greedy)");
   for (size_t i = 0; i < cells.size() && i < contents->activations.size(); ++i) {

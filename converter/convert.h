@@ -44,7 +44,7 @@ struct ConvertOptions {
   // missing (e.g. running outside the repository) keeps Q4.11 cells and says so.
   bool calibration_required = false;
   int64_t calibration_max_lines = 2000;
-  // Called during int8-full calibration after each batch of sources: (sources done, total).
+  // Called during int8-full calibration (CalibrateCellFormats): (sources done, total).
   std::function<void(int64_t, int64_t)> calibration_progress;
 };
 

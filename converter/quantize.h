@@ -9,6 +9,7 @@
 
 #include <stdint.h>
 
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -119,10 +120,13 @@ struct CellCalibration {
 // Runs `model` (int8-full, loaded; its stored cell formats wide enough not to clip, e.g. all
 // Q6.9) with the integer decoder, greedily, up to max_len steps, over `sources` (lines that do
 // not tokenize are skipped), and picks each LSTM cell's format with PowerOfTwoIntegerBits(
-// abs_max, kCellHeadroom, 1, 6). Empty for models without LSTM cell formats.
-std::vector<CellCalibration> CalibrateCellFormats(const Model& model,
-                                                  const std::vector<std::string>& sources,
-                                                  int32_t max_len, int64_t* sentences_run);
+// abs_max, kCellHeadroom, 1, 6). Empty for models without LSTM cell formats. `progress`, when
+// set, is called with (sources done, total) after every kCalibrationProgressEvery sources and
+// once at the end.
+constexpr size_t kCalibrationProgressEvery = 200;
+std::vector<CellCalibration> CalibrateCellFormats(
+    const Model& model, const std::vector<std::string>& sources, int32_t max_len,
+    int64_t* sentences_run, const std::function<void(int64_t, int64_t)>& progress = nullptr);
 
 }  // namespace edgenmt::converter
 

@@ -13,9 +13,9 @@
 
 namespace edgenmt::converter {
 
-std::vector<CellCalibration> CalibrateCellFormats(const Model& model,
-                                                  const std::vector<std::string>& sources,
-                                                  int32_t max_len, int64_t* sentences_run) {
+std::vector<CellCalibration> CalibrateCellFormats(
+    const Model& model, const std::vector<std::string>& sources, int32_t max_len,
+    int64_t* sentences_run, const std::function<void(int64_t, int64_t)>& progress) {
   const ModelConfig& c = model.config();
   std::vector<CellCalibration> cells;
   ForEachExpectedActivation(c, [&](const ExpectedTensor& t) {
@@ -53,7 +53,12 @@ std::vector<CellCalibration> CalibrateCellFormats(const Model& model,
   std::vector<int32_t> ids(static_cast<size_t>(c.max_src_len));
   std::vector<float> log_probs(static_cast<size_t>(c.tgt_vocab_size));
   const int32_t bos = model.tgt_vocab().bos_id, eos = model.tgt_vocab().eos_id;
-  for (const std::string& source : sources) {
+  const int64_t total = static_cast<int64_t>(sources.size());
+  for (int64_t done = 0; done < total; ++done) {
+    if (progress && done > 0 && done % static_cast<int64_t>(kCalibrationProgressEvery) == 0) {
+      progress(done, total);
+    }
+    const std::string& source = sources[static_cast<size_t>(done)];
     int32_t n = 0, unknown = 0;
     if (TokenizeSource(model, source.data(), source.size(), ids.data(), c.max_src_len, &n,
                        &unknown) != Status::kOk) {
@@ -70,6 +75,7 @@ std::vector<CellCalibration> CalibrateCellFormats(const Model& model,
     }
     ++*sentences_run;
   }
+  if (progress) progress(total, total);
   for (size_t i = 0; i < cells.size(); ++i) {
     cells[i].abs_max = static_cast<double>(max_raw[i]) / static_cast<double>(1 << (15 - observed_bits[i]));
     cells[i].int_bits = PowerOfTwoIntegerBits(cells[i].abs_max, kCellHeadroom, kMinActivationIntBits,
