@@ -39,13 +39,7 @@ struct Session {
 };
 
 void Open(const converter::Checkpoint& ckpt, QuantScheme scheme, Session* s) {
-  converter::ConvertOptions options;
-  options.scheme = scheme;
-  options.max_len = 40;
-  options.created = "2024-01-01";
-  options.calibration_path = std::string(EDGENMT_SOURCE_DIR) + "/data/g2p/dev.tsv";
-  options.calibration_required = true;
-  options.calibration_max_lines = 200;
+  const converter::ConvertOptions options = testing::CalibratedOptions(scheme, 40, 200);
   std::vector<uint8_t> bytes;
   converter::ConvertCheckpoint(ckpt, options, &bytes);
   s->file = std::make_unique<testing::AlignedBuffer>(bytes);

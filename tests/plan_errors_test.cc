@@ -41,10 +41,7 @@ TEST(PlanErrors, TheConverterRefusesModelsTheRuntimeCannotRun) {
   const converter::Checkpoint ckpt = NineLayerCheckpoint();
   for (QuantScheme scheme : {QuantScheme::kFloat32, QuantScheme::kInt8Hybrid, QuantScheme::kInt8Full}) {
     SCOPED_TRACE(static_cast<int>(scheme));
-    converter::ConvertOptions options;
-    options.scheme = scheme;
-    options.calibration_path = std::string(EDGENMT_SOURCE_DIR) + "/data/g2p/dev.tsv";
-    options.calibration_max_lines = 4;
+    const converter::ConvertOptions options = testing::CalibratedOptions(scheme, 0, 4);
     std::vector<uint8_t> file;
     try {
       converter::ConvertCheckpoint(ckpt, options, &file);

@@ -59,6 +59,18 @@ std::unique_ptr<LoadedModel> MakeRandomModel(const ModelConfig& config, uint32_t
   }
 }
 
+converter::ConvertOptions CalibratedOptions(QuantScheme scheme, int32_t max_len,
+                                            int64_t calibration_lines) {
+  converter::ConvertOptions options;
+  options.scheme = scheme;
+  options.max_len = max_len;
+  options.created = "2024-01-01";
+  options.calibration_path = std::string(EDGENMT_SOURCE_DIR) + "/data/g2p/dev.tsv";
+  options.calibration_required = true;
+  options.calibration_max_lines = calibration_lines;
+  return options;
+}
+
 AlignedArena::AlignedArena(size_t bytes) : storage_(bytes + 64, 0), size_(bytes) {
   const uintptr_t address = reinterpret_cast<uintptr_t>(storage_.data());
   data_ = storage_.data() + ((64 - address % 64) % 64);

@@ -33,6 +33,12 @@ std::unique_ptr<LoadedModel> LoadCheckpointDir(const std::string& dir,
 std::unique_ptr<LoadedModel> MakeRandomModel(const ModelConfig& config, uint32_t seed = 1,
                                              const converter::ConvertOptions& options = {});
 
+// Converter options for `scheme` with a fixed creation date, the given default max_len and, for
+// int8-full, calibration on the first `calibration_lines` lines of data/g2p/dev.tsv (required:
+// a missing file fails the conversion instead of falling back to Q4.11).
+converter::ConvertOptions CalibratedOptions(QuantScheme scheme, int32_t max_len,
+                                            int64_t calibration_lines);
+
 // Zeroed memory whose data() is 64-byte aligned (arena for Translator / layers).
 class AlignedArena {
  public:

@@ -161,13 +161,7 @@ void CheckModel(const std::string& dir) {
          {QuantScheme::kFloat32, QuantScheme::kInt8Hybrid, QuantScheme::kInt8Full}) {
       const std::string where = dir + " [" + mutation.name + ", " + converter::DtypeName(scheme) + "]: ";
       SCOPED_TRACE(where);
-      converter::ConvertOptions options;
-      options.scheme = scheme;
-      options.max_len = 12;
-      options.created = "2024-01-01";
-      options.calibration_path = std::string(EDGENMT_SOURCE_DIR) + "/data/g2p/dev.tsv";
-      options.calibration_required = true;
-      options.calibration_max_lines = 8;
+      const converter::ConvertOptions options = testing::CalibratedOptions(scheme, 12, 8);
       std::vector<uint8_t> file;
       try {
         converter::ConvertCheckpoint(ckpt, options, &file);
