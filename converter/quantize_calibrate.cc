@@ -5,7 +5,8 @@
 #include <memory>
 
 #include "convert_error.h"
-#include "decoder/integer_decoder.h"
+#include "decoder/step_decoder.h"
+#include "kernels/kernel_table.h"
 #include "edgenmt/tensor_layout.h"
 #include "edgenmt/tokenizer.h"
 #include "error_detail.h"
@@ -32,10 +33,13 @@ std::vector<CellCalibration> CalibrateCellFormats(
       throw ConvertError(kExitBadInput, cells[i].name, "activation format missing");
   }
 
-  auto decoder = std::make_unique<IntegerDecoder>();
+  const KernelTable* kernels = nullptr;
+  if (GetKernelTable(KernelBackend::kReference, &kernels) != Status::kOk)
+    throw ConvertError(kExitBadInput, "--dtype int8-full", "no reference kernels");
+  auto decoder = std::make_unique<StepDecoder>();
   ErrorDetail detail;
   Arena measuring;
-  if (decoder->Prepare(model, c.max_src_len, 1, &measuring, &detail) != Status::kOk)
+  if (decoder->Prepare(model, kernels, c.max_src_len, 1, &measuring, &detail) != Status::kOk)
     throw ConvertError(kExitBadInput, "--dtype int8-full",
                        std::string("the runtime cannot run this model: ") + detail.c_str());
   const size_t bytes = measuring.used();
@@ -43,15 +47,14 @@ std::vector<CellCalibration> CalibrateCellFormats(
                                                 (bytes + kArenaAlignment - 1) / kArenaAlignment * kArenaAlignment + kArenaAlignment),
                                                 &free);
   Arena arena(memory.get(), bytes + kArenaAlignment);
-  decoder = std::make_unique<IntegerDecoder>();
-  if (decoder->Prepare(model, c.max_src_len, 1, &arena, &detail) != Status::kOk)
+  decoder = std::make_unique<StepDecoder>();
+  if (decoder->Prepare(model, kernels, c.max_src_len, 1, &arena, &detail) != Status::kOk)
     throw ConvertError(kExitBadInput, "--dtype int8-full",
                        std::string("the runtime cannot run this model: ") + detail.c_str());
 
   std::vector<int32_t> max_raw(cells.size(), 0);
   decoder->set_cell_observer(max_raw.data());
   std::vector<int32_t> ids(static_cast<size_t>(c.max_src_len));
-  std::vector<float> log_probs(static_cast<size_t>(c.tgt_vocab_size));
   const int32_t bos = model.tgt_vocab().bos_id, eos = model.tgt_vocab().eos_id;
   const int64_t total = static_cast<int64_t>(sources.size());
   for (int64_t done = 0; done < total; ++done) {
@@ -67,7 +70,8 @@ std::vector<CellCalibration> CalibrateCellFormats(
     decoder->Encode(ids.data(), n);
     int32_t token = bos;
     for (int32_t t = 0; t < max_len; ++t) {
-      decoder->Step(&token, 1, t, log_probs.data(), nullptr);
+      decoder->Step(&token, 1);
+      const float* log_probs = decoder->log_probs();
       int32_t best = 0;
       for (int32_t v = 1; v < c.tgt_vocab_size; ++v) best = log_probs[v] > log_probs[best] ? v : best;
       token = best;

@@ -13,9 +13,10 @@
 #include "decoder/step_decoder.h"
 #include "edgenmt/arena.h"
 #include "kernels/kernel_table.h"
-#include "layers/attention.h"
-#include "layers/bridge.h"
-#include "layers/recurrent_cell.h"
+#include "numerics/float_numerics.h"
+#include "rnn/attention.h"
+#include "rnn/bridge.h"
+#include "rnn/recurrent_cell.h"
 #include "runtime_test_util.h"
 
 namespace edgenmt {
@@ -49,6 +50,16 @@ Vec MatVec(const converter::FloatTensor& w, const float* x, const converter::Flo
 
 double Sigmoid(double x) { return 1.0 / (1.0 + exp(-x)); }
 
+// The float scheme's kernels for a float32 model (needs no arena).
+std::unique_ptr<FloatNumerics> PrepareNumerics(const Model& model) {
+  auto numerics = std::make_unique<FloatNumerics>();
+  ErrorDetail detail;
+  Arena none;
+  EXPECT_EQ(numerics->Prepare(model, &Kernels(), 1, 1, &none, &detail), Status::kOk)
+      << detail.c_str();
+  return numerics;
+}
+
 // Plans a layer twice (measuring, then real) so the arena is exactly sized.
 template <typename PrepareFn>
 std::unique_ptr<testing::AlignedArena> PlanAndPrepare(PrepareFn prepare, Arena* out_arena) {
@@ -69,24 +80,29 @@ void CheckCell(CellType cell_type) {
   ASSERT_NE(loaded, nullptr);
   const int32_t H = config.dec_hidden, rows = 3;
   const int32_t in = H;  // decoder layer 1: input is layer 0's output
-  RecurrentCell cell;
+  const auto numerics = PrepareNumerics(loaded->model);
+  RecurrentCell<FloatNumerics> cell;
   ErrorDetail detail;
   Arena arena;
+  CellBinding binding;
+  binding.cell = cell_type;
+  binding.prefix = "decoder.layers.1.";
+  binding.input_size = in;
+  binding.hidden_size = H;
   auto memory = PlanAndPrepare(
-      [&](Arena* a) {
-        return cell.Prepare(loaded->model, cell_type, "decoder.layers.1.", "", in, H, rows, true, a,
-                            &detail);
-      },
+      [&](Arena* a) { return cell.Prepare(numerics.get(), loaded->model, binding, rows, true, a, &detail); },
       &arena);
   std::mt19937 rng(3);
   const std::vector<float> x = Random(&rng, rows * in), h = Random(&rng, rows * H),
                            c = Random(&rng, rows * H);
   std::vector<float> h_out(rows * H), c_out(rows * H);
-  cell.Step(Kernels(), rows, x.data(), h.data(), c.data(), h_out.data(), c_out.data());
+  const bool lstm = cell_type == CellType::kLstm;
+  cell.Step(rows, x.data(), h.data(), lstm ? c.data() : nullptr, h_out.data(),
+            lstm ? c_out.data() : nullptr);
   // In place gives the same result.
   std::vector<float> h_inplace = h, c_inplace = c;
-  cell.Step(Kernels(), rows, x.data(), h_inplace.data(), c_inplace.data(), h_inplace.data(),
-            c_inplace.data());
+  cell.Step(rows, x.data(), h_inplace.data(), lstm ? c_inplace.data() : nullptr,
+            h_inplace.data(), lstm ? c_inplace.data() : nullptr);
   const auto& w_ih = loaded->Tensor("decoder.layers.1.weight_ih");
   const auto& w_hh = loaded->Tensor("decoder.layers.1.weight_hh");
   const auto& b_ih = loaded->Tensor("decoder.layers.1.bias_ih");
@@ -138,20 +154,22 @@ TEST_P(AttentionTest, MatchesHandComputation) {
   auto loaded = testing::MakeRandomModel(config, 21);
   ASSERT_NE(loaded, nullptr);
   const int32_t E = 8, H = 8, A = 5, D = 2, rows = 3, S = 6;
-  Attention attention;
+  const auto numerics = PrepareNumerics(loaded->model);
+  Attention<FloatNumerics> attention;
   ErrorDetail detail;
   Arena arena;
   auto memory = PlanAndPrepare(
-      [&](Arena* a) { return attention.Prepare(loaded->model, 7, rows, a, &detail); }, &arena);
+      [&](Arena* a) { return attention.Prepare(numerics.get(), loaded->model, 7, rows, a, &detail); },
+      &arena);
   std::mt19937 rng(8);
   const std::vector<float> states = Random(&rng, S * E);
   const std::vector<float> query = Random(&rng, rows * H);
-  attention.SetSource(Kernels(), states.data(), S);
+  attention.SetSource(states.data(), states.data(), S);
   const auto tensor = [&](const char* name) -> const converter::FloatTensor& {
     return loaded->Tensor(name);
   };
   for (int32_t step : {0, 4, 9}) {
-    attention.Attend(Kernels(), rows, query.data(), step);
+    attention.Attend(rows, query.data(), step);
     for (int32_t r = 0; r < rows; ++r) {
       const float* q = &query[r * H];
       Vec scores(S, 0.0);
@@ -229,17 +247,28 @@ TEST(LayersTest, BridgeMatchesHandComputation) {
   const ModelConfig config = testing::TinyConfig();  // LSTM, E = 10, H = 8, 2 decoder layers
   auto loaded = testing::MakeRandomModel(config, 4);
   ASSERT_NE(loaded, nullptr);
-  Bridge bridge;
+  const auto numerics = PrepareNumerics(loaded->model);
+  Bridge<FloatNumerics> bridge;
   ErrorDetail detail;
-  Arena no_scratch;  // float32 weights need no arena (int8 ones take an input scratch)
-  ASSERT_EQ(bridge.Prepare(loaded->model, &no_scratch, &detail), Status::kOk) << detail.c_str();
+  Arena arena;
+  auto memory = PlanAndPrepare(
+      [&](Arena* a) { return bridge.Prepare(numerics.get(), loaded->model, a, &detail); }, &arena);
   std::mt19937 rng(2);
   const int32_t E = config.encoder_output_size(), H = config.dec_hidden;
   const std::vector<float> fh = Random(&rng, E), fc = Random(&rng, E);
   std::vector<float> h0(2 * H), c0(2 * H);
   float* hs[2] = {h0.data(), h0.data() + H};
   float* cs[2] = {c0.data(), c0.data() + H};
-  bridge.Apply(Kernels(), fh.data(), fc.data(), hs, cs);
+  // The float scheme reads no cell formats: default cells stand in for the encoder's and
+  // the decoder's.
+  const FloatNumerics::CellWeights encoder_cell;
+  const RecurrentCell<FloatNumerics> decoder_cells[2];
+  Bridge<FloatNumerics>::Source source;
+  source.final_h = fh.data();
+  source.final_c = fc.data();
+  source.top_forward = &encoder_cell;
+  source.half = E / 2;
+  bridge.Apply(source, decoder_cells, hs, cs);
   for (int32_t l = 0; l < 2; ++l) {
     const std::string p = "bridge." + std::to_string(l);
     const Vec h = MatVec(loaded->Tensor(p + ".h.weight"), fh.data(), &loaded->Tensor(p + ".h.bias"));

@@ -19,6 +19,18 @@ constexpr KernelTable kReferenceTable = {
     ref_embedding_lookup_f32,
     ref_fully_connected_s8_hybrid,
     ref_embedding_lookup_s8_f32,
+    ref_fully_connected_s8_s32_strided,
+    ref_embedding_fully_connected_s8_s32,
+    ref_narrow_s32_s16,
+    ref_tanh_s16,
+    ref_requantize_s16_s8,
+    ref_lstm_cell_s16,
+    ref_gru_cell_s16,
+    ref_softmax_s32_s16,
+    ref_log_softmax_s32,
+    ref_local_p_position_q16,
+    ref_local_p_window,
+    ref_local_p_gaussian_s16,
 };
 
 struct KernelOperation {
@@ -38,6 +50,18 @@ constexpr KernelOperation kOperations[] = {
      [](const KernelTable& t) { return t.fully_connected_s8_hybrid != nullptr; }},
     {"embedding_lookup_s8_f32",
      [](const KernelTable& t) { return t.embedding_lookup_s8_f32 != nullptr; }},
+    {"fully_connected_s8_s32", [](const KernelTable& t) { return t.fully_connected_s8_s32 != nullptr; }},
+    {"embedding_fully_connected_s8_s32", [](const KernelTable& t) { return t.embedding_fully_connected_s8_s32 != nullptr; }},
+    {"narrow_s32_s16", [](const KernelTable& t) { return t.narrow_s32_s16 != nullptr; }},
+    {"tanh_s16", [](const KernelTable& t) { return t.tanh_s16 != nullptr; }},
+    {"requantize_s16_s8", [](const KernelTable& t) { return t.requantize_s16_s8 != nullptr; }},
+    {"lstm_cell_s16", [](const KernelTable& t) { return t.lstm_cell_s16 != nullptr; }},
+    {"gru_cell_s16", [](const KernelTable& t) { return t.gru_cell_s16 != nullptr; }},
+    {"softmax_s32_s16", [](const KernelTable& t) { return t.softmax_s32_s16 != nullptr; }},
+    {"log_softmax_s32", [](const KernelTable& t) { return t.log_softmax_s32 != nullptr; }},
+    {"local_p_position_q16", [](const KernelTable& t) { return t.local_p_position_q16 != nullptr; }},
+    {"local_p_window", [](const KernelTable& t) { return t.local_p_window != nullptr; }},
+    {"local_p_gaussian_s16", [](const KernelTable& t) { return t.local_p_gaussian_s16 != nullptr; }},
 };
 constexpr int32_t kOperationCount = static_cast<int32_t>(sizeof kOperations / sizeof kOperations[0]);
 

@@ -59,6 +59,35 @@ struct KernelTable {
   void (*embedding_lookup_s8_f32)(int32_t count, const int32_t* ids, const int8_t* table,
                                   const float* row_scales, int32_t dim, float* out,
                                   int32_t out_stride);
+
+  // ---- int8-full, integer only (docs/INT8.md "int8-full"; semantics in kernels/kernels_s8.h,
+  // ref_<name>) -------------------------------------------------------------------------------
+  void (*fully_connected_s8_s32)(int32_t rows, int32_t in_features, int32_t out_features,
+                                 const int8_t* x, int32_t x_stride, const int8_t* w,
+                                 int32_t w_stride, const int32_t* multiplier,
+                                 const int32_t* shift, int32_t shift_offset, const int32_t* bias,
+                                 int32_t* y, bool accumulate);
+  void (*embedding_fully_connected_s8_s32)(int32_t rows, const int32_t* ids, const int8_t* table,
+                                           const int32_t* row_multiplier,
+                                           const int32_t* row_shift, int32_t dim,
+                                           int32_t out_features, const int8_t* w,
+                                           int32_t w_stride, const int32_t* multiplier,
+                                           const int32_t* shift, const int32_t* bias,
+                                           int32_t* y);
+  void (*narrow_s32_s16)(int32_t n, const int32_t* x, int32_t shift, int16_t* y);
+  void (*tanh_s16)(int32_t n, const int16_t* x, int32_t input_int_bits, int16_t* y);
+  void (*requantize_s16_s8)(int32_t n, const int16_t* x, int32_t shift, int8_t* y);
+  void (*lstm_cell_s16)(int32_t hidden, const int16_t* gates, int32_t cell_int_bits,
+                        int16_t* cell, int8_t* h, int16_t* h16);
+  void (*gru_cell_s16)(int32_t hidden, const int16_t* gi, const int16_t* gh, int16_t* state,
+                       int8_t* h_s8);
+  void (*softmax_s32_s16)(int32_t n, const int32_t* x, int32_t input_int_bits, int16_t* y);
+  void (*log_softmax_s32)(int32_t n, const int32_t* x, int32_t input_int_bits, int32_t* y);
+  int32_t (*local_p_position_q16)(int32_t logit, int32_t logit_int_bits, int32_t source_length);
+  void (*local_p_window)(int32_t p_q16, int32_t half_width, int32_t source_length, int32_t* lo,
+                         int32_t* hi);
+  void (*local_p_gaussian_s16)(int32_t lo, int32_t hi, int32_t p_q16, int32_t half_width,
+                               int16_t* weights);
 };
 
 // Returns the table for `backend` in *out (static storage, valid forever). kUnsupported when

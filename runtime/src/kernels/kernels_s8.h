@@ -95,6 +95,19 @@ void ref_fully_connected_s8_s32_strided(int32_t rows, int32_t in_features, int32
                                         const int32_t* shift, int32_t shift_offset,
                                         const int32_t* bias, int32_t* y, bool accumulate);
 
+// Embedding rows times a column block of W into Q11.20 (int8-full: embedding inputs keep their
+// own per-row scales): for r < rows, id = ids[r], m < out_features,
+// scaled = MBQM_single_rounding(table[id] . w[m][0, dim), row_multiplier[id], row_shift[id] + 6),
+// y[r][m] = MBQM(scaled, multiplier[m], max(shift[m] - 6, -31)) (+ bias[m], saturating).
+// ids must be valid rows of table ([*, dim]); w rows are w_stride apart.
+void ref_embedding_fully_connected_s8_s32(int32_t rows, const int32_t* ids, const int8_t* table,
+                                          const int32_t* row_multiplier,
+                                          const int32_t* row_shift, int32_t dim,
+                                          int32_t out_features, const int8_t* w,
+                                          int32_t w_stride, const int32_t* multiplier,
+                                          const int32_t* shift, const int32_t* bias,
+                                          int32_t* y);
+
 // ---- activations -------------------------------------------------------------------------------
 
 // y = sigmoid(x), x in Q(input_int_bits).(15 - input_int_bits) (Q3.12: 3), y in Q0.15.

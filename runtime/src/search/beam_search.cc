@@ -115,7 +115,7 @@ double BeamSearch::FinalScore(const SearchOptions& options, double log_prob, int
   return score;
 }
 
-void BeamSearch::Run(StepDecoder* decoder, const SearchOptions& options) {
+void BeamSearch::Run(SequenceDecoder* decoder, const SearchOptions& options) {
   const int32_t S = decoder->src_len();
   const int32_t V = decoder->vocab_size();
   const int32_t eos = decoder->eos_id();

@@ -1,4 +1,4 @@
-// Beam search (and greedy = beam 1) over a StepDecoder, exactly as docs/MODEL.md "Decoding":
+// Beam search (and greedy = beam 1) over a SequenceDecoder, exactly as docs/MODEL.md "Decoding":
 // shrinking beam, ties to the earlier parent then the lower token id, min/max length (absolute
 // and ratio), length and coverage penalties, n-best, and the early-stop rule. Deterministic:
 // the same inputs give the same outputs on every backend that computes the same log-probs.
@@ -17,7 +17,7 @@
 
 #include <stdint.h>
 
-#include "decoder/step_decoder.h"
+#include "decoder/sequence_decoder.h"
 #include "edgenmt/arena.h"
 #include "error_detail.h"
 
@@ -53,7 +53,7 @@ class BeamSearch {
   // Searches on a decoder that has just been Encode()d. Options must already be validated
   // against the limits given to Prepare (beam <= max_beam, nbest <= max_nbest, the effective
   // max_steps <= max_tgt_len, keep_attention only if prepared with it).
-  void Run(StepDecoder* decoder, const SearchOptions& options);
+  void Run(SequenceDecoder* decoder, const SearchOptions& options);
 
   // max_steps of docs/MODEL.md for a source of src_len tokens.
   static int32_t MaxSteps(const SearchOptions& options, int32_t src_len);

@@ -1,9 +1,8 @@
-// The int8-full decoder's weights and the products over them (docs/INT8.md "int8-full"): int8
-// matrices and embeddings bound from a verified Model with per-row requantization multipliers
-// derived in integers from the file's float32 scales, and the Q11.20 products, tanh narrowing
-// and power-of-two rescales the encoder, attention and decoder step share. Internal.
-#ifndef EDGENMT_DECODER_INTEGER_OPS_H_
-#define EDGENMT_DECODER_INTEGER_OPS_H_
+// The integer scheme's tensors (docs/INT8.md "int8-full"): int8 matrices and embeddings bound
+// from a verified Model with per-row requantization multipliers derived in integers from the
+// file's float32 scales, Q11.20 biases, and the power-of-two rescale helper. Internal.
+#ifndef EDGENMT_NUMERICS_INTEGER_TENSORS_H_
+#define EDGENMT_NUMERICS_INTEGER_TENSORS_H_
 
 #include <stdint.h>
 
@@ -51,20 +50,9 @@ Status BindBiasQ20(const Model& model, const char* name, int32_t size, const int
 Status BindIntEmbedding(const Model& model, const char* name, int32_t rows, int32_t cols,
                         Arena* arena, IntEmbedding* out, ErrorDetail* detail);
 
-// y[r][0, out) = MBQM(x[r] . W[m][col0, col0 + in)) (+ bias) in Q11.20 (accumulate: added to
-// y with saturation).
-void Linear(const IntMatrix& m, int32_t rows, const int8_t* x, int32_t x_stride, int32_t col0,
-            int32_t in, int32_t out, int32_t shift_offset, const int32_t* bias, int32_t* y,
-            bool accumulate);
-// The product of embedding rows ids[0, rows) with W's first e.cols columns, each row at its
-// own scale, into Q11.20 (+ bias).
-void EmbeddingLinear(const IntMatrix& m, const IntEmbedding& e, int32_t rows, const int32_t* ids,
-                     int32_t out, const int32_t* bias, int32_t* y);
-// Q11.20 -> Q3.12 -> tanh Q0.15 -> s8 @ 2^-7 (and the Q0.15 value when q15 is non-null).
-void TanhToS8(int32_t n, const int32_t* q20, int16_t* scratch16, int8_t* out8, int16_t* q15);
 // Smallest k >= 0 with round(max|v| / 2^k) <= 127: a power-of-two int8 scale chosen per call.
 int32_t PowerOfTwoShiftForS8(int32_t n, const int32_t* v);
 
 }  // namespace edgenmt
 
-#endif  // EDGENMT_DECODER_INTEGER_OPS_H_
+#endif  // EDGENMT_NUMERICS_INTEGER_TENSORS_H_

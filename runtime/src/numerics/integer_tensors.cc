@@ -1,9 +1,8 @@
-#include "decoder/integer_ops.h"
+#include "numerics/integer_tensors.h"
 
 #include <string.h>
 
 #include "edgenmt/fixed_point.h"
-#include "kernels/kernels_s8.h"
 
 namespace edgenmt {
 namespace {
@@ -117,47 +116,6 @@ Status BindIntEmbedding(const Model& model, const char* name, int32_t rows, int3
   DeriveMultipliers(view.scales, rows, kOneBits, true, out->scale_bits, 0, arena,
                     &out->multiplier, &out->shift);
   return Status::kOk;
-}
-
-// y[r][0, out) = MBQM(x[r] . W[m][col0, col0 + in)) (+ bias) in Q11.20.
-void Linear(const IntMatrix& m, int32_t rows, const int8_t* x, int32_t x_stride, int32_t col0,
-            int32_t in, int32_t out, int32_t shift_offset, const int32_t* bias, int32_t* y,
-            bool accumulate) {
-  ref_fully_connected_s8_s32_strided(rows, in, out, x, x_stride, m.w + col0, m.cols,
-                                     m.multiplier, m.shift, shift_offset, bias, y, accumulate);
-}
-
-// Products with embedding rows, which keep their own per-row scales (one shared scale would
-// cost the small rows most of their 8 bits): acc = row . W[m] (int32), rescaled by the row's
-// ratio s_row / s_shared with 6 extra bits, then by the matrix multiplier (built for s_shared).
-void EmbeddingLinear(const IntMatrix& m, const IntEmbedding& e, int32_t rows, const int32_t* ids,
-                     int32_t out, const int32_t* bias, int32_t* y) {
-  constexpr int32_t kExtraBits = 6;
-  for (int32_t r = 0; r < rows; ++r) {
-    const int32_t id = ids[r];
-    const int8_t* x = e.table + static_cast<int64_t>(id) * e.cols;
-    int32_t* y_row = y + static_cast<int64_t>(r) * out;
-    for (int32_t j = 0; j < out; ++j) {
-      const int8_t* w = m.w + static_cast<int64_t>(j) * m.cols;
-      int32_t acc = 0;
-      for (int32_t k = 0; k < e.cols; ++k) acc += static_cast<int32_t>(x[k]) * w[k];
-      const int32_t scaled = fxp::MultiplyByQuantizedMultiplierSingleRounding(
-          acc, e.multiplier[id], e.shift[id] + kExtraBits);
-      int32_t sh = m.shift[j] - kExtraBits;
-      sh = sh < -31 ? -31 : sh;
-      int32_t v = fxp::MultiplyByQuantizedMultiplier(scaled, m.multiplier[j], sh);
-      if (bias != nullptr) v = fxp::SaturatingAdd(v, bias[j]);
-      y_row[j] = v;
-    }
-  }
-}
-
-// Q11.20 -> Q3.12 -> tanh Q0.15 -> s8 @ 2^-7 (and the Q0.15 value when q15 is non-null).
-void TanhToS8(int32_t n, const int32_t* q20, int16_t* scratch16, int8_t* out8, int16_t* q15) {
-  ref_narrow_s32_s16(n, q20, 8, scratch16);
-  ref_tanh_s16(n, scratch16, kGateIntBits, scratch16);
-  if (q15 != nullptr) memcpy(q15, scratch16, sizeof(int16_t) * static_cast<size_t>(n));
-  ref_requantize_s16_s8(n, scratch16, 8, out8);
 }
 
 // Smallest k >= 0 with round(max|v| / 2^k) <= 127: a power-of-two int8 scale chosen per call.

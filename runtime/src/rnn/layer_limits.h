@@ -1,8 +1,8 @@
 // Compile-time caps of the layer objects (they hold fixed arrays so they can live in the arena
 // or on the stack without heap). A model beyond these caps is refused with kUnsupported at
 // Prepare, never truncated.
-#ifndef EDGENMT_LAYERS_LAYER_LIMITS_H_
-#define EDGENMT_LAYERS_LAYER_LIMITS_H_
+#ifndef EDGENMT_RNN_LAYER_LIMITS_H_
+#define EDGENMT_RNN_LAYER_LIMITS_H_
 
 #include <stdint.h>
 
@@ -14,4 +14,4 @@ constexpr int32_t kMaxRuntimeLayers = 8;
 
 }  // namespace edgenmt
 
-#endif  // EDGENMT_LAYERS_LAYER_LIMITS_H_
+#endif  // EDGENMT_RNN_LAYER_LIMITS_H_

@@ -1,0 +1,52 @@
+// What a search drives (CTranslate2 style): encode a source once, then advance any number of
+// live hypotheses ("rows") one token at a time. Each model type implements it (the RNN
+// encoder-decoder in rnn/rnn_decoder.h; a Transformer would be a second implementation); the
+// search (search/) knows only this interface.
+//
+//   decoder->Encode(src, S);                 // one row: the initial hypothesis
+//   decoder->Step(prev_tokens, rows);        // -> log_probs() [rows, V], attention() [rows, S]
+//   decoder->Reorder(parents, new_rows);     // row r continues old row parents[r]
+//
+// Compute calls never fail and never allocate. Callers validate ids (source ids in [0, V_src),
+// previous tokens in [0, V_tgt)), 1 <= S <= max_src_len and rows <= max_rows.
+#ifndef EDGENMT_DECODER_SEQUENCE_DECODER_H_
+#define EDGENMT_DECODER_SEQUENCE_DECODER_H_
+
+#include <stdint.h>
+
+namespace edgenmt {
+
+class SequenceDecoder {
+ public:
+  // Runs the encoder and sets one row to the decoder's initial state; the step counter
+  // restarts at 0.
+  virtual void Encode(const int32_t* src_ids, int32_t src_len) = 0;
+  // Advances `rows` hypotheses by one token: prev_tokens[r] is row r's previous output (bos at
+  // step 0). rows must equal the current row count (1 after Encode, else the last Reorder's).
+  virtual void Step(const int32_t* prev_tokens, int32_t rows) = 0;
+  // New row r takes the state of current row parents[r] (parents[r] < rows()); new_rows <=
+  // max_rows. Also the way to grow the single initial row to the beam.
+  virtual void Reorder(const int32_t* parents, int32_t new_rows) = 0;
+
+  // Natural-log probabilities of the last Step: [rows, V], row-major. Writable so a search may
+  // mask entries in place (e.g. </s> before min_len); valid until the next Step.
+  virtual float* log_probs() = 0;
+  // Attention weights of the last Step: [rows, src_len] (zero outside local windows); null
+  // when the model has no attention. Valid until the next Step.
+  virtual const float* attention() const = 0;
+
+  virtual int32_t rows() const = 0;
+  virtual int32_t step() const = 0;
+  virtual int32_t src_len() const = 0;
+  virtual int32_t vocab_size() const = 0;
+  virtual int32_t max_rows() const = 0;
+  virtual int32_t bos_id() const = 0;
+  virtual int32_t eos_id() const = 0;
+
+ protected:
+  ~SequenceDecoder() = default;  // not owned through this interface
+};
+
+}  // namespace edgenmt
+
+#endif  // EDGENMT_DECODER_SEQUENCE_DECODER_H_

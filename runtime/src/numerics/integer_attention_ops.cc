@@ -1,0 +1,82 @@
+// The integer scheme's attention arithmetic (docs/INT8.md "Attention"): dot and general scores
+// against the Q0.15 memory, local-p's position, window and Gaussian, softmax and the context.
+#include "edgenmt/fixed_point.h"
+#include "numerics/integer_numerics.h"
+
+namespace edgenmt {
+namespace {
+
+// scores[s] for s in [lo, hi] = (q16 . h̄_s) (int64, exact) scaled into Q11.20 by 2^to_q20.
+void ScoreWindow(const int16_t* q16, const int16_t* memory, int32_t E, int32_t lo, int32_t hi,
+                 int32_t to_q20, int32_t* scores) {
+  for (int32_t s = lo; s <= hi; ++s) {
+    const int16_t* h = memory + static_cast<int64_t>(s) * E;
+    int64_t acc = 0;
+    for (int32_t j = 0; j < E; ++j) acc += static_cast<int32_t>(q16[j]) * h[j];
+    scores[s] = fxp::SaturateToInt32(to_q20 >= 0 ? acc * (int64_t{1} << to_q20)
+                                                 : fxp::RoundingDivideByPOT64(acc, -to_q20));
+  }
+}
+
+}  // namespace
+
+// q . h̄_s with q s8 @ 2^-7 and h̄ Q0.15: the product has scale 2^-22 -> Q11.20: / 2^2.
+void IntegerNumerics::DotScores(int32_t rows, const Hidden* query, const Memory* memory,
+                                int32_t S, int32_t E, const int32_t* lo, const int32_t* hi,
+                                Acc* scores) const {
+  for (int32_t r = 0; r < rows; ++r) {
+    const int8_t* q = query + static_cast<int64_t>(r) * E;
+    for (int32_t j = 0; j < E; ++j) query16_[j] = q[j];
+    ScoreWindow(query16_, memory, E, lo[r], hi[r], -2, scores + static_cast<int64_t>(r) * S);
+  }
+}
+
+// W_a q in Q11.20 narrowed per step to int16 with a power-of-two scale 2^(k - 20) (never
+// clips); the product with Q0.15 has scale 2^(k - 35) -> Q11.20: * 2^(k - 15).
+void IntegerNumerics::GeneralScores(int32_t rows, const Acc* projected_query,
+                                    const Memory* memory, int32_t S, int32_t E,
+                                    const int32_t* lo, const int32_t* hi, Acc* scores) const {
+  for (int32_t r = 0; r < rows; ++r) {
+    const int32_t* q = projected_query + static_cast<int64_t>(r) * E;
+    int64_t max_abs = 0;
+    for (int32_t j = 0; j < E; ++j) {
+      const int64_t a = q[j] < 0 ? -static_cast<int64_t>(q[j]) : q[j];
+      max_abs = a > max_abs ? a : max_abs;
+    }
+    int32_t k = 0;
+    while (k < 31 && fxp::RoundingDivideByPOT64(max_abs, k) > 32767) ++k;
+    for (int32_t j = 0; j < E; ++j) {
+      query16_[j] = fxp::SaturateToInt16(fxp::RoundingDivideByPOT(q[j], k));
+    }
+    ScoreWindow(query16_, memory, E, lo[r], hi[r], k - 15, scores + static_cast<int64_t>(r) * S);
+  }
+}
+
+void IntegerNumerics::LocalPWindow(Acc logit, int32_t S, int32_t D, Position* p, int32_t* lo,
+                                   int32_t* hi) const {
+  *p = k_->local_p_position_q16(logit, kAccIntBits, S);
+  k_->local_p_window(*p, D, S, lo, hi);
+}
+
+void IntegerNumerics::Softmax(int32_t n, const Acc* scores, Weight* weights) const {
+  k_->softmax_s32_s16(n, scores, kAccIntBits, weights);
+}
+
+void IntegerNumerics::LocalPGaussian(int32_t lo, int32_t hi, Position p, int32_t D,
+                                     Weight* weights) const {
+  k_->local_p_gaussian_s16(lo, hi, p, D, weights);
+}
+
+// Q0.15 weights x Q0.15 states = 2^-30 -> s8 @ 2^-7 (exact bound: sum a <= 1).
+void IntegerNumerics::Context(int32_t n, const Weight* weights, const Memory* memory, int32_t E,
+                              Hidden* context) const {
+  for (int32_t j = 0; j < E; ++j) {
+    int64_t acc = 0;
+    for (int32_t s = 0; s < n; ++s) {
+      acc += static_cast<int32_t>(weights[s]) * memory[static_cast<int64_t>(s) * E + j];
+    }
+    context[j] = fxp::SaturateToInt8(static_cast<int32_t>(fxp::RoundingDivideByPOT64(acc, 23)));
+  }
+}
+
+}  // namespace edgenmt

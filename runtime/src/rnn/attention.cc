@@ -1,0 +1,202 @@
+#include "rnn/attention.h"
+
+#include <string.h>
+
+#include <type_traits>
+
+#include "numerics/float_numerics.h"
+#include "numerics/integer_numerics.h"
+#include "profile_scope.h"
+
+namespace edgenmt {
+
+template <class N>
+Status Attention<N>::Prepare(const N* numerics, const Model& model, int32_t max_src_len,
+                             int32_t max_rows, Arena* arena, ErrorDetail* detail) {
+  const ModelConfig& c = model.config();
+  n_ = numerics;
+  type_ = c.attention;
+  // Bahdanau always scores additively (its config says concat).
+  score_ = type_ == AttentionType::kBahdanau ? ScoreType::kConcat : c.score;
+  encoder_size_ = c.encoder_output_size();
+  attn_hidden_ = c.attn_hidden;
+  window_ = c.window;
+  const int32_t E = encoder_size_, H = c.dec_hidden, A = attn_hidden_;
+  if (type_ == AttentionType::kNone) {
+    return detail->Fail(Status::kInternal, "attention layer prepared without attention");
+  }
+  const bool local = type_ == AttentionType::kLocalM || type_ == AttentionType::kLocalP;
+  if (local && window_ < 1) {
+    return detail->Fail(Status::kModelConfigInvalid, "local attention needs window >= 1");
+  }
+  size_t query_proj_width = 0;
+  if (type_ == AttentionType::kBahdanau) {
+    EDGENMT_RETURN_IF_ERROR(n_->BindBias(model, "attn.key.bias", A, &key_b_, detail));
+  }
+  switch (score_) {
+    case ScoreType::kDot:
+      if (E != H) {
+        return detail->Fail(Status::kModelConfigInvalid, "dot score needs E == H (", E, " vs ",
+                            H, ")");
+      }
+      break;
+    case ScoreType::kGeneral:
+      EDGENMT_RETURN_IF_ERROR(
+          n_->BindMatrix(model, "attn.linear_in.weight", E, H, arena, &linear_in_, detail));
+      query_proj_width = static_cast<size_t>(E);
+      break;
+    case ScoreType::kConcat:
+      EDGENMT_RETURN_IF_ERROR(
+          n_->BindMatrix(model, "attn.query.weight", A, H, arena, &query_w_, detail));
+      EDGENMT_RETURN_IF_ERROR(
+          n_->BindMatrix(model, "attn.key.weight", A, E, arena, &key_w_, detail));
+      EDGENMT_RETURN_IF_ERROR(n_->BindMatrix(model, "attn.v.weight", 1, A, arena, &v_, detail));
+      query_proj_width = static_cast<size_t>(A);
+      break;
+    case ScoreType::kLocation:
+      if (max_src_len > c.max_src_len) {
+        return detail->Fail(Status::kLimitExceeded, "max_src_len ", max_src_len,
+                            " exceeds the location score width ", c.max_src_len);
+      }
+      EDGENMT_RETURN_IF_ERROR(n_->BindMatrix(model, "attn.location.weight", c.max_src_len, H,
+                                             arena, &location_w_, detail));
+      break;
+  }
+  if (type_ == AttentionType::kLocalP) {
+    EDGENMT_RETURN_IF_ERROR(
+        n_->BindMatrix(model, "attn.predict_w.weight", A, H, arena, &predict_w_, detail));
+    EDGENMT_RETURN_IF_ERROR(
+        n_->BindMatrix(model, "attn.predict_v.weight", 1, A, arena, &predict_v_, detail));
+  }
+  const size_t rows = static_cast<size_t>(max_rows);
+  const size_t src = static_cast<size_t>(max_src_len);
+  scores_ = arena->AllocateArray<Acc>(rows, src);
+  weights_ = arena->AllocateArray<typename N::Weight>(rows, src);
+  float_weights_ = std::is_same<typename N::Weight, float>::value
+                       ? reinterpret_cast<float*>(weights_)
+                       : arena->AllocateArray<float>(rows, src);
+  context_ = arena->AllocateArray<Hidden>(rows, static_cast<size_t>(E));
+  if (query_proj_width > 0) query_proj_ = arena->AllocateArray<Acc>(rows, query_proj_width);
+  if (score_ == ScoreType::kConcat) {
+    keys_ = arena->AllocateArray<Acc>(src, static_cast<size_t>(A));
+    additive_sum_ = arena->AllocateArray<Acc>(static_cast<size_t>(A));
+    additive_hidden_ = arena->AllocateArray<Hidden>(static_cast<size_t>(A));
+  }
+  if (type_ == AttentionType::kLocalP) {
+    predict_ = arena->AllocateArray<Acc>(rows, static_cast<size_t>(A));
+    predict_hidden_ = arena->AllocateArray<Hidden>(rows, static_cast<size_t>(A));
+    logits_ = arena->AllocateArray<Acc>(rows);
+    positions_ = arena->AllocateArray<typename N::Position>(rows);
+  }
+  window_lo_ = arena->AllocateArray<int32_t>(rows);
+  window_hi_ = arena->AllocateArray<int32_t>(rows);
+  return Status::kOk;
+}
+
+template <class N>
+void Attention<N>::SetSource(const Hidden* states, const typename N::Memory* memory,
+                             int32_t src_len) {
+  states_ = states;
+  memory_ = memory;
+  src_len_ = src_len;
+  if (keys_ != nullptr) {
+    // W_k h̄_s (+ b_k for bahdanau) for every s, once per sentence.
+    n_->Linear(key_w_, src_len, states, key_b_, keys_, false);
+  }
+}
+
+template <class N>
+void Attention<N>::ComputeWindows(int32_t rows, const Hidden* query, int32_t step) {
+  const int32_t S = src_len_;
+  for (int32_t r = 0; r < rows; ++r) {
+    window_lo_[r] = 0;
+    window_hi_[r] = S - 1;
+  }
+  if (type_ == AttentionType::kLocalM) {
+    const int32_t p = step < S - 1 ? step : S - 1;
+    const int32_t lo = p - window_ > 0 ? p - window_ : 0;
+    const int32_t hi = p + window_ < S - 1 ? p + window_ : S - 1;
+    for (int32_t r = 0; r < rows; ++r) {
+      window_lo_[r] = lo;
+      window_hi_[r] = hi;
+    }
+  } else if (type_ == AttentionType::kLocalP) {
+    // p_t = S * sigmoid(v_p . tanh(W_p q)).
+    const int32_t A = attn_hidden_;
+    n_->Linear(predict_w_, rows, query, nullptr, predict_, false);
+    n_->TanhToHidden(rows * A, predict_, predict_hidden_);
+    n_->Linear(predict_v_, rows, predict_hidden_, nullptr, logits_, false);
+    for (int32_t r = 0; r < rows; ++r) {
+      n_->LocalPWindow(logits_[r], S, window_, &positions_[r], &window_lo_[r], &window_hi_[r]);
+    }
+  }
+}
+
+// score = v . tanh(W_q q + keys_s), keys_s = W_k h̄_s (+ b_k), only inside each row's window.
+template <class N>
+void Attention<N>::AdditiveScores(int32_t rows) {
+  const int32_t A = attn_hidden_;
+  const int32_t S = src_len_;
+  for (int32_t r = 0; r < rows; ++r) {
+    const Acc* q_proj = query_proj_ + static_cast<int64_t>(r) * A;
+    Acc* score_row = scores_ + static_cast<int64_t>(r) * S;
+    for (int32_t s = window_lo_[r]; s <= window_hi_[r]; ++s) {
+      n_->AddAcc(A, q_proj, keys_ + static_cast<int64_t>(s) * A, additive_sum_);
+      n_->TanhToHidden(A, additive_sum_, additive_hidden_);
+      n_->Linear(v_, 1, additive_hidden_, nullptr, score_row + s, false);
+    }
+  }
+}
+
+template <class N>
+void Attention<N>::ComputeScores(int32_t rows, const Hidden* query) {
+  const int32_t S = src_len_;
+  const int32_t E = encoder_size_;
+  switch (score_) {
+    case ScoreType::kDot:
+      n_->DotScores(rows, query, memory_, S, E, window_lo_, window_hi_, scores_);
+      break;
+    case ScoreType::kGeneral:
+      n_->Linear(linear_in_, rows, query, nullptr, query_proj_, false);
+      n_->GeneralScores(rows, query_proj_, memory_, S, E, window_lo_, window_hi_, scores_);
+      break;
+    case ScoreType::kConcat:
+      n_->Linear(query_w_, rows, query, nullptr, query_proj_, false);
+      AdditiveScores(rows);
+      break;
+    case ScoreType::kLocation:
+      // (W_l q)[s] for s < S: the first S rows of W_l.
+      n_->Linear(location_w_, rows, query, nullptr, scores_, false, S);
+      break;
+  }
+}
+
+template <class N>
+void Attention<N>::Attend(int32_t rows, const Hidden* query, int32_t step) {
+  ProfileScope profile(ProfileStage::kAttention);
+  const int32_t S = src_len_;
+  const int32_t E = encoder_size_;
+  ComputeWindows(rows, query, step);
+  ComputeScores(rows, query);
+  for (int32_t r = 0; r < rows; ++r) {
+    const int32_t lo = window_lo_[r];
+    const int32_t hi = window_hi_[r];
+    typename N::Weight* a = weights_ + static_cast<int64_t>(r) * S;
+    n_->Softmax(hi - lo + 1, scores_ + static_cast<int64_t>(r) * S + lo, a + lo);
+    if (type_ == AttentionType::kLocalP) n_->LocalPGaussian(lo, hi, positions_[r], window_, a + lo);
+    // c_t = sum_s a_t(s) h̄_s over the window.
+    n_->Context(hi - lo + 1, a + lo, memory_ + static_cast<int64_t>(lo) * E, E,
+                context_ + static_cast<int64_t>(r) * E);
+    float* out = float_weights_ + static_cast<int64_t>(r) * S;
+    for (int32_t s = 0; s < lo; ++s) out[s] = 0.0f;
+    for (int32_t s = hi + 1; s < S; ++s) out[s] = 0.0f;
+    if (static_cast<void*>(out) != static_cast<void*>(a)) {
+      for (int32_t s = lo; s <= hi; ++s) out[s] = N::WeightToFloat(a[s]);
+    }
+  }
+}
+
+template class Attention<FloatNumerics>;
+template class Attention<IntegerNumerics>;
+
+}  // namespace edgenmt

@@ -1,0 +1,78 @@
+// The source encoder (docs/MODEL.md "Encoder"), written once for both numeric schemes:
+// embedding, stacked (optionally bidirectional) LSTM/GRU layers, optional source reversal.
+// Exposes the top layer's states h̄ [S, E] (as inputs of products and as the attention memory,
+// which the integer scheme keeps at 16 bits) and the final states f_h / f_c for the bridge.
+//
+// Arena (Prepare): ids [max_src], one or two layer outputs [max_src, E] (ping-pong), memory
+// [max_src, E] unless N::kMemoryIsHidden, input gates [max_src, G*enc_hidden], embedding
+// scratch, zero h [enc_hidden], f_h and f_c [E] (f_c also holds the running cell states).
+#ifndef EDGENMT_RNN_ENCODER_H_
+#define EDGENMT_RNN_ENCODER_H_
+
+#include <stdint.h>
+
+#include "edgenmt/arena.h"
+#include "edgenmt/model.h"
+#include "error_detail.h"
+#include "rnn/layer_limits.h"
+#include "rnn/recurrent_cell.h"
+
+namespace edgenmt {
+
+template <class N>
+class Encoder {
+ public:
+  using Hidden = typename N::Hidden;
+  using State = typename N::State;
+  using Memory = typename N::Memory;
+
+  Status Prepare(const N* numerics, const Model& model, int32_t max_src_len, Arena* arena,
+                 ErrorDetail* detail);
+
+  // Encodes src_ids[0, src_len) (ids validated by the caller, 1 <= src_len <= max_src_len).
+  void Encode(const int32_t* src_ids, int32_t src_len);
+
+  int32_t output_size() const { return output_size_; }
+  int32_t hidden_size() const { return hidden_size_; }
+  // h̄ [src_len, E] as inputs of products; row s is (reversed, if configured) position s.
+  const Hidden* outputs() const { return outputs_; }
+  // h̄ [src_len, E] as the attention memory.
+  const Memory* memory() const { return memory_ != nullptr ? memory_ : MemoryAlias(); }
+  const Hidden* final_h() const { return final_h_; }  // [E]
+  const State* final_c() const { return final_c_; }   // [E], LSTM only
+  // The top layer's cells (their state formats describe f_c's halves).
+  const typename N::CellWeights& top_forward() const { return forward_[layers_ - 1].weights(); }
+  const typename N::CellWeights* top_backward() const {
+    return bidirectional_ ? &backward_[layers_ - 1].weights() : nullptr;
+  }
+
+ private:
+  const Memory* MemoryAlias() const;
+  void RunDirection(const RecurrentCell<N>& cell, int32_t layer, const Hidden* input,
+                    Hidden* output, int32_t column, bool backward);
+
+  const N* n_ = nullptr;
+  CellType cell_ = CellType::kLstm;
+  int32_t layers_ = 0;
+  bool bidirectional_ = false;
+  bool reverse_source_ = false;
+  int32_t hidden_size_ = 0;
+  int32_t output_size_ = 0;
+  int32_t src_len_ = 0;
+  typename N::Embedding embedding_;  // [V_s, src_embed]
+  RecurrentCell<N> forward_[kMaxRuntimeLayers];
+  RecurrentCell<N> backward_[kMaxRuntimeLayers];
+  int32_t* ids_ = nullptr;                     // [max_src]
+  Hidden* embed_scratch_ = nullptr;            // N::InputScratchElements(max_src, src_embed)
+  Hidden* layer_out_[2] = {nullptr, nullptr};  // [max_src, E]
+  Memory* memory_ = nullptr;                   // [max_src, E] unless kMemoryIsHidden
+  typename N::Acc* gates_ = nullptr;           // [max_src, G*H]
+  Hidden* zero_h_ = nullptr;                   // [H]
+  Hidden* final_h_ = nullptr;                  // [E]
+  State* final_c_ = nullptr;                   // [E]
+  const Hidden* outputs_ = nullptr;
+};
+
+}  // namespace edgenmt
+
+#endif  // EDGENMT_RNN_ENCODER_H_

@@ -1,0 +1,209 @@
+#include "rnn/rnn_decoder.h"
+
+#include <string.h>
+
+#include <type_traits>
+
+#include "edgenmt/tensor_layout.h"
+#include "numerics/float_numerics.h"
+#include "numerics/integer_numerics.h"
+#include "profile_scope.h"
+
+namespace edgenmt {
+
+template <class N>
+Status RnnDecoder<N>::Prepare(const Model& model, const KernelTable* kernels,
+                              int32_t max_src_len, int32_t max_rows, Arena* arena,
+                              ErrorDetail* detail) {
+  const ModelConfig& c = model.config();
+  if (kernels == nullptr || max_src_len < 1 || max_rows < 1) {
+    return detail->Fail(Status::kInvalidArgument, "decoder needs kernels, max_src_len >= 1 and "
+                        "max_rows >= 1");
+  }
+  if (c.dec_layers < 1 || c.dec_layers > kMaxRuntimeLayers) {
+    return detail->Fail(Status::kUnsupported, "dec_layers ", c.dec_layers,
+                        " out of range (this build supports up to ", kMaxRuntimeLayers, ")");
+  }
+  if (c.input_feeding && c.attention == AttentionType::kNone) {
+    return detail->Fail(Status::kModelConfigInvalid, "input_feeding needs attention");
+  }
+  attention_type_ = c.attention;
+  input_feeding_ = c.input_feeding;
+  layers_ = c.dec_layers;
+  hidden_size_ = c.dec_hidden;
+  context_size_ = has_attention() ? c.encoder_output_size() : 0;
+  vocab_size_ = c.tgt_vocab_size;
+  max_rows_ = max_rows;
+  const VocabularyView tgt = model.tgt_vocab();
+  bos_id_ = tgt.bos_id;
+  eos_id_ = tgt.eos_id;
+  if (bos_id_ < 0 || bos_id_ >= vocab_size_ || eos_id_ < 0 || eos_id_ >= vocab_size_) {
+    return detail->Fail(Status::kModelVocabularyInvalid, "target <s>/</s> ids out of range");
+  }
+  // Widest vector the scheme's elementwise scratch serves.
+  int32_t width = c.encoder_output_size();
+  const int32_t others[] = {c.dec_hidden, c.attn_hidden, c.tgt_vocab_size};
+  for (int32_t v : others) width = v > width ? v : width;
+  EDGENMT_RETURN_IF_ERROR(numerics_.Prepare(model, kernels, max_rows, width, arena, detail));
+  EDGENMT_RETURN_IF_ERROR(PrepareLayers(model, max_src_len, arena, detail));
+
+  const size_t rows = static_cast<size_t>(max_rows);
+  const size_t H = static_cast<size_t>(hidden_size_);
+  const size_t V = static_cast<size_t>(vocab_size_);
+  for (int32_t l = 0; l < layers_; ++l) {
+    h_[l] = arena->AllocateArray<Hidden>(rows, H);
+    s_[l] = N::HasState(c.cell) ? arena->AllocateArray<State>(rows, H) : nullptr;
+  }
+  attentional_ = arena->AllocateArray<Hidden>(rows, H);
+  concat_ = has_attention()
+                ? arena->AllocateArray<Hidden>(rows, static_cast<size_t>(context_size_) + H)
+                : nullptr;
+  const int32_t input_size = DecoderInputSize(c);
+  input_scratch_ = arena->AllocateArray<Hidden>(N::InputScratchElements(max_rows, input_size));
+  gates_ = arena->AllocateArray<Acc>(rows, static_cast<size_t>(GateCount(c.cell)) * H);
+  // The float scheme computes products straight into h̃ and the log-probs (Acc is their type).
+  acc_ = std::is_same<Acc, float>::value ? nullptr : arena->AllocateArray<Acc>(rows, V > H ? V : H);
+  log_probs_ = arena->AllocateArray<float>(rows, V);
+  const size_t row_bytes = H * (sizeof(State) > sizeof(Hidden) ? sizeof(State) : sizeof(Hidden));
+  gather_ = arena->AllocateArray<unsigned char>(rows, row_bytes);
+  rows_ = 0;
+  step_ = 0;
+  return Status::kOk;
+}
+
+template <class N>
+Status RnnDecoder<N>::PrepareLayers(const Model& model, int32_t max_src_len, Arena* arena,
+                                    ErrorDetail* detail) {
+  const ModelConfig& c = model.config();
+  const N* n = &numerics_;
+  EDGENMT_RETURN_IF_ERROR(encoder_.Prepare(n, model, max_src_len, arena, detail));
+  EDGENMT_RETURN_IF_ERROR(n->BindEmbedding(model, "tgt_embed.weight", vocab_size_, c.tgt_embed,
+                                           arena, &embedding_, detail));
+  const int32_t encoder_cells = c.enc_layers * (c.bidirectional ? 2 : 1);
+  for (int32_t l = 0; l < layers_; ++l) {
+    const NameBuilder prefix("decoder.layers.", l, ".");
+    const NameBuilder format("decoder.layers.", l, ".cell");
+    CellBinding b;
+    b.cell = c.cell;
+    b.prefix = prefix.c_str();
+    b.state_format = format.c_str();
+    b.input_size = l == 0 ? DecoderInputSize(c) : hidden_size_;
+    b.hidden_size = hidden_size_;
+    b.embedding_columns = l == 0 ? c.tgt_embed : 0;
+    b.embedding_scale_bits = N::EmbeddingScaleBits(embedding_);
+    b.observer_index = encoder_cells + l;
+    EDGENMT_RETURN_IF_ERROR(cells_[l].Prepare(n, model, b, max_rows_, l > 0, arena, detail));
+  }
+  EDGENMT_RETURN_IF_ERROR(bridge_.Prepare(n, model, arena, detail));
+  if (has_attention()) {
+    EDGENMT_RETURN_IF_ERROR(attention_.Prepare(n, model, max_src_len, max_rows_, arena, detail));
+  }
+  EDGENMT_RETURN_IF_ERROR(n->BindMatrix(model, "attn_out.weight", hidden_size_,
+                                        context_size_ + hidden_size_, arena, &attn_out_, detail));
+  EDGENMT_RETURN_IF_ERROR(n->BindMatrix(model, "generator.weight", vocab_size_, hidden_size_,
+                                        arena, &generator_, detail));
+  return n->BindBias(model, "generator.bias", vocab_size_, &generator_bias_, detail);
+}
+
+template <class N>
+void RnnDecoder<N>::Encode(const int32_t* src_ids, int32_t src_len) {
+  src_len_ = src_len;
+  encoder_.Encode(src_ids, src_len);
+  if (has_attention()) attention_.SetSource(encoder_.outputs(), encoder_.memory(), src_len);
+  typename Bridge<N>::Source source;
+  source.final_h = encoder_.final_h();
+  source.final_c = encoder_.final_c();
+  source.top_forward = &encoder_.top_forward();
+  source.top_backward = encoder_.top_backward();
+  source.half = encoder_.hidden_size();
+  bridge_.Apply(source, cells_, h_, s_);
+  memset(attentional_, 0, sizeof(Hidden) * static_cast<size_t>(hidden_size_));
+  rows_ = 1;
+  step_ = 0;
+}
+
+template <class N>
+void RnnDecoder<N>::Step(const int32_t* prev_tokens, int32_t rows) {
+  rows_ = rows;
+  const int32_t H = hidden_size_;
+  const bool bahdanau = attention_type_ == AttentionType::kBahdanau;
+  // Bahdanau attends with the top layer's state before this step.
+  if (bahdanau) attention_.Attend(rows, h_[layers_ - 1], step_);
+  {
+    // Layer 0's input u = [E_tgt[y]; c_t (bahdanau); h̃_{t-1} (input feeding)].
+    ProfileScope profile(ProfileStage::kRecurrentCell);
+    cells_[0].ProjectEmbedded(rows, prev_tokens, embedding_,
+                              bahdanau ? attention_.context() : nullptr, context_size_,
+                              input_feeding_ ? attentional_ : nullptr, H, gates_,
+                              input_scratch_);
+    cells_[0].StepProjected(rows, gates_, h_[0], s_[0], h_[0], s_[0]);
+  }
+  for (int32_t l = 1; l < layers_; ++l) {
+    cells_[l].Step(rows, h_[l - 1], h_[l], s_[l], h_[l], s_[l]);
+  }
+  if (has_attention() && !bahdanau) attention_.Attend(rows, h_[layers_ - 1], step_);
+  AttentionalOutput(rows);
+  Generate(rows);
+  ++step_;
+}
+
+// h̃_t = tanh(W_c [c_t; h_t]) (tanh(W_c h_t) without attention).
+template <class N>
+void RnnDecoder<N>::AttentionalOutput(int32_t rows) {
+  ProfileScope profile(ProfileStage::kAttention);
+  const int32_t H = hidden_size_;
+  const Hidden* top = h_[layers_ - 1];
+  const Hidden* input = top;
+  if (has_attention()) {
+    const int32_t E = context_size_;
+    for (int32_t r = 0; r < rows; ++r) {
+      Hidden* row = concat_ + static_cast<int64_t>(r) * (E + H);
+      memcpy(row, attention_.context() + static_cast<int64_t>(r) * E,
+             sizeof(Hidden) * static_cast<size_t>(E));
+      memcpy(row + E, top + static_cast<int64_t>(r) * H, sizeof(Hidden) * static_cast<size_t>(H));
+    }
+    input = concat_;
+  }
+  Acc* out = acc_ != nullptr ? acc_ : reinterpret_cast<Acc*>(attentional_);
+  numerics_.Linear(attn_out_, rows, input, nullptr, out, false);
+  numerics_.TanhToHidden(rows * H, out, attentional_);
+}
+
+// logits = W_o h̃_t + b_o, then log_softmax per row.
+template <class N>
+void RnnDecoder<N>::Generate(int32_t rows) {
+  ProfileScope profile(ProfileStage::kOutputProjection);
+  const int64_t V = vocab_size_;
+  Acc* logits = acc_ != nullptr ? acc_ : reinterpret_cast<Acc*>(log_probs_);
+  numerics_.Linear(generator_, rows, attentional_, generator_bias_, logits, false);
+  for (int32_t r = 0; r < rows; ++r) {
+    numerics_.LogSoftmax(vocab_size_, logits + r * V, log_probs_ + r * V);
+  }
+}
+
+template <class N>
+void RnnDecoder<N>::Gather(void* buffer, size_t row_bytes, const int32_t* parents,
+                           int32_t new_rows) {
+  unsigned char* bytes = static_cast<unsigned char*>(buffer);
+  for (int32_t r = 0; r < new_rows; ++r) {
+    memcpy(gather_ + static_cast<size_t>(r) * row_bytes,
+           bytes + static_cast<size_t>(parents[r]) * row_bytes, row_bytes);
+  }
+  memcpy(bytes, gather_, row_bytes * static_cast<size_t>(new_rows));
+}
+
+template <class N>
+void RnnDecoder<N>::Reorder(const int32_t* parents, int32_t new_rows) {
+  const size_t H = static_cast<size_t>(hidden_size_);
+  for (int32_t l = 0; l < layers_; ++l) {
+    Gather(h_[l], sizeof(Hidden) * H, parents, new_rows);
+    if (s_[l] != nullptr) Gather(s_[l], sizeof(State) * H, parents, new_rows);
+  }
+  if (input_feeding_) Gather(attentional_, sizeof(Hidden) * H, parents, new_rows);
+  rows_ = new_rows;
+}
+
+template class RnnDecoder<FloatNumerics>;
+template class RnnDecoder<IntegerNumerics>;
+
+}  // namespace edgenmt

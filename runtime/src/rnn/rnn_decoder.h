@@ -1,0 +1,101 @@
+// The RNN encoder-decoder (docs/MODEL.md), written once and instantiated for both numeric
+// schemes: RnnDecoder<FloatNumerics> runs float32 and int8-hybrid files, RnnDecoder<
+// IntegerNumerics> runs int8-full files. Implements SequenceDecoder, which the search drives.
+//
+// Row r of every state buffer is hypothesis r: every layer's h (and State), and h̃ for input
+// feeding; Reorder gathers them so rows may be duplicated, dropped or permuted, and may grow
+// the row count up to max_rows (e.g. from 1 to the beam after the first step).
+//
+// Prepare does all validation and takes every buffer from the arena; the compute calls only
+// compute, never fail and never allocate.
+#ifndef EDGENMT_RNN_RNN_DECODER_H_
+#define EDGENMT_RNN_RNN_DECODER_H_
+
+#include <stdint.h>
+
+#include "decoder/sequence_decoder.h"
+#include "edgenmt/arena.h"
+#include "edgenmt/model.h"
+#include "error_detail.h"
+#include "kernels/kernel_table.h"
+#include "rnn/layer_limits.h"
+#include "rnn/attention.h"
+#include "rnn/bridge.h"
+#include "rnn/encoder.h"
+#include "rnn/recurrent_cell.h"
+
+namespace edgenmt {
+
+template <class N>
+class RnnDecoder final : public SequenceDecoder {
+ public:
+  using Hidden = typename N::Hidden;
+  using State = typename N::State;
+  using Acc = typename N::Acc;
+
+  // `kernels` must outlive the decoder (GetKernelTable returns static tables).
+  Status Prepare(const Model& model, const KernelTable* kernels, int32_t max_src_len,
+                 int32_t max_rows, Arena* arena, ErrorDetail* detail);
+  N& numerics() { return numerics_; }
+
+  void Encode(const int32_t* src_ids, int32_t src_len) override;
+  void Step(const int32_t* prev_tokens, int32_t rows) override;
+  void Reorder(const int32_t* parents, int32_t new_rows) override;
+  float* log_probs() override { return log_probs_; }
+  const float* attention() const override {
+    return has_attention() ? attention_.weights() : nullptr;
+  }
+  int32_t rows() const override { return rows_; }
+  int32_t step() const override { return step_; }
+  int32_t src_len() const override { return src_len_; }
+  int32_t vocab_size() const override { return vocab_size_; }
+  int32_t max_rows() const override { return max_rows_; }
+  int32_t bos_id() const override { return bos_id_; }
+  int32_t eos_id() const override { return eos_id_; }
+
+ private:
+  bool has_attention() const { return attention_type_ != AttentionType::kNone; }
+  Status PrepareLayers(const Model& model, int32_t max_src_len, Arena* arena,
+                       ErrorDetail* detail);
+  void AttentionalOutput(int32_t rows);
+  void Generate(int32_t rows);
+  void Gather(void* buffer, size_t row_bytes, const int32_t* parents, int32_t new_rows);
+
+  N numerics_;
+  AttentionType attention_type_ = AttentionType::kNone;
+  bool input_feeding_ = false;
+  int32_t layers_ = 0;
+  int32_t hidden_size_ = 0;
+  int32_t context_size_ = 0;  // E with attention, else 0
+  int32_t vocab_size_ = 0;
+  int32_t max_rows_ = 0;
+  int32_t bos_id_ = 0;
+  int32_t eos_id_ = 0;
+
+  typename N::Embedding embedding_;  // tgt_embed.weight [V_t, tgt_embed]
+  Encoder<N> encoder_;
+  Bridge<N> bridge_;
+  RecurrentCell<N> cells_[kMaxRuntimeLayers];
+  Attention<N> attention_;
+  typename N::Matrix attn_out_;      // [H, E + H] (or [H, H] without attention)
+  typename N::Matrix generator_;     // [V, H]
+  const typename N::BiasT* generator_bias_ = nullptr;
+
+  Hidden* h_[kMaxRuntimeLayers] = {};  // [max_rows, H] per layer
+  State* s_[kMaxRuntimeLayers] = {};   // [max_rows, H] per layer where N::HasState
+  Hidden* attentional_ = nullptr;      // h̃: [max_rows, H], h̃_{t-1} during a step
+  Hidden* concat_ = nullptr;           // [max_rows, E + H] with attention
+  Hidden* input_scratch_ = nullptr;    // layer 0 input, N::InputScratchElements
+  Acc* gates_ = nullptr;               // [max_rows, G*H] layer 0
+  Acc* acc_ = nullptr;                 // [max_rows, max(H, V)]
+  float* log_probs_ = nullptr;         // [max_rows, V]
+  unsigned char* gather_ = nullptr;    // Reorder scratch: max_rows rows of h or State
+
+  int32_t rows_ = 0;
+  int32_t step_ = 0;
+  int32_t src_len_ = 0;
+};
+
+}  // namespace edgenmt
+
+#endif  // EDGENMT_RNN_RNN_DECODER_H_
