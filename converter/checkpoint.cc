@@ -163,6 +163,11 @@ ModelConfig ParseConfigJson(const nlohmann::json& json, const std::string& path)
   c.max_src_len = ParseInt(json, "max_src_len", path);
   c.tokenizer = ParseEnum(json, "tokenizer", kTokenizers, path);
   c.scheme = QuantScheme::kFloat32;
+  // Optional: checkpoints before model types existed are RNN models.
+  c.model_type = ModelType::kRnn;
+  if (json.contains("model_type") &&
+      !(json["model_type"].is_string() && json["model_type"].get<std::string>() == "rnn"))
+    throw Bad(path, "key \"model_type\": only \"rnn\" is supported");
   if (json.contains("dropout") && !json["dropout"].is_number())
     throw Bad(path, "key \"dropout\": not a number");
 

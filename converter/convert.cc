@@ -95,6 +95,7 @@ ModelFileContents MakeModelFileContents(const Checkpoint& ckpt, const ConvertOpt
     if (it == ckpt.tensors.end()) throw ConvertError(kExitBadInput, t.name, "missing");
     m.tensors.push_back(EncodeTensor(t.name, it->second, t.role, o.scheme));
   }
+  AddRequantization(m.config, &m.tensors);
 
   // int8-full LSTM cell-state formats: Q4.11 (|c| < 16) for every cell until calibration
   // chooses per-cell formats (docs/INT8.md "Calibration").

@@ -15,6 +15,15 @@
 
 namespace edgenmt::converter {
 
+// int8-full requantization constants of one int8 tensor for one input scale (schema
+// Requantization, docs/INT8.md "Requantization constants").
+struct RequantizationRecord {
+  float input_scale = 1.0f;
+  bool rescale_rows = false;  // an embedding's rows to its shared scale (input_scale)
+  std::vector<int32_t> multiplier;
+  std::vector<int32_t> shift;
+};
+
 // A tensor ready to be written: raw little-endian bytes plus quantization parameters.
 struct TensorRecord {
   std::string name;
@@ -24,6 +33,7 @@ struct TensorRecord {
   std::vector<float> scales;         // empty for kF32
   std::vector<int32_t> zero_points;  // empty = symmetric
   int32_t axis = -1;                 // quantization axis, -1 = per tensor
+  std::vector<RequantizationRecord> requantization;  // int8-full int8 tensors
 };
 
 // Encodes `tensor` (whose shape already matches the config) for `scheme` given its `role`

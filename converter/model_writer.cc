@@ -44,9 +44,15 @@ std::vector<uint8_t> BuildModelFile(const ModelFileContents& m) {
       auto zero_points = t.zero_points.empty() ? 0 : b.CreateVector(t.zero_points);
       quant = fb::CreateQuantization(b, b.CreateVector(t.scales), zero_points, t.axis);
     }
-    tensors.push_back(fb::CreateTensor(b, b.CreateString(t.name), b.CreateVector(t.shape),
-                                       static_cast<fb::DType>(t.dtype), quant,
-                                       static_cast<uint32_t>(i)));
+    std::vector<flatbuffers::Offset<fb::Requantization>> requantization;
+    for (const RequantizationRecord& r : t.requantization) {
+      requantization.push_back(fb::CreateRequantization(b, r.input_scale, r.rescale_rows,
+                                                        b.CreateVector(r.multiplier),
+                                                        b.CreateVector(r.shift)));
+    }
+    tensors.push_back(fb::CreateTensor(
+        b, b.CreateString(t.name), b.CreateVector(t.shape), static_cast<fb::DType>(t.dtype), quant,
+        static_cast<uint32_t>(i), requantization.empty() ? 0 : b.CreateVector(requantization)));
   }
   const ModelConfig& c = m.config;
   auto config = fb::CreateConfig(
@@ -54,7 +60,8 @@ std::vector<uint8_t> BuildModelFile(const ModelFileContents& m) {
       c.tgt_embed, c.enc_hidden, c.enc_layers, c.dec_layers, c.bidirectional, c.reverse_source,
       c.dec_hidden, c.bridge, c.input_feeding, static_cast<fb::AttentionType>(c.attention),
       static_cast<fb::ScoreType>(c.score), c.attn_hidden, c.window, c.max_src_len,
-      static_cast<fb::TokenizerType>(c.tokenizer), static_cast<fb::QuantScheme>(c.scheme));
+      static_cast<fb::TokenizerType>(c.tokenizer), static_cast<fb::QuantScheme>(c.scheme),
+      static_cast<fb::ModelType>(c.model_type));
   auto src_vocab = WriteVocabulary(b, m.src_vocab);
   auto tgt_vocab = WriteVocabulary(b, m.tgt_vocab);
   const DecodingDefaults& d = m.decoding;

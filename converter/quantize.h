@@ -63,6 +63,14 @@ struct RequantMultipliers {
 RequantMultipliers ComputeRequantMultipliers(const std::vector<float>& weight_scales,
                                              float input_scale, float output_scale, int pow2);
 
+// int8-full: adds to every int8 tensor the requantization constants the runtime binds it with
+// (docs/INT8.md "Requantization constants"): embeddings their row rescale to the shared scale;
+// encoder layer 0's W_ih (both directions) the source embedding's shared scale; decoder layer
+// 0's W_ih the target embedding's shared scale and, when its input has more columns (c_t, h̃,
+// s8 @ 2^-7), scale 1; every other int8 matrix scale 1. Other schemes: nothing.
+struct TensorRecord;
+void AddRequantization(const ModelConfig& config, std::vector<TensorRecord>* tensors);
+
 // Biases in a fixed-point accumulation format: round(b * 2^frac_bits) with ties away from zero,
 // saturated to int32 (Q11.20 for frac_bits = 20, docs/INT8.md).
 std::vector<int32_t> QuantizeBiasFixedPoint(const float* bias, int64_t n, int frac_bits);

@@ -268,6 +268,52 @@ TEST(FullyConnectedS8, StridedColumnBlockWithShiftOffsetIsExact) {
   }
 }
 
+// Embedding rows at their own scales: one exact rounding to the shared scale (6 extra bits),
+// then the matrix requantization (shift - 6), then the bias, on random tables, ids and scales.
+TEST(FullyConnectedS8, EmbeddingRowsAtTheirOwnScalesAreExact) {
+  std::mt19937 rng(31);
+  for (int32_t dim : kEdgeK) {
+    const int32_t vocab = 1 + static_cast<int32_t>(rng() % 9), rows = 1 + static_cast<int32_t>(rng() % 4);
+    const int32_t out = 1 + static_cast<int32_t>(rng() % 12), w_stride = dim + static_cast<int32_t>(rng() % 4);
+    auto table = RandomS8(rng, vocab * dim);
+    auto w = RandomS8(rng, out * w_stride, -127, 127);
+    std::vector<int32_t> row_mult(vocab), row_shift(vocab), mult(out), shift(out), bias(out), ids(rows);
+    for (int v = 0; v < vocab; ++v) {  // ratios s_row / s_shared in (0, 1]
+      int sh = 0;
+      fxp::QuantizeMultiplier(std::ldexp(0.5 + (rng() % 1000) / 2000.0, -static_cast<int>(rng() % 6)), &row_mult[v], &sh);
+      row_shift[v] = sh;
+    }
+    for (int m = 0; m < out; ++m) {
+      int sh = 0;
+      fxp::QuantizeMultiplier(std::ldexp(1.0 + (rng() % 1000) / 1000.0, static_cast<int>(rng() % 30) - 25), &mult[m], &sh);
+      shift[m] = sh;
+      bias[m] = static_cast<int32_t>(rng() % 200001) - 100000;
+    }
+    for (auto& id : ids) id = static_cast<int32_t>(rng() % vocab);
+    std::vector<int32_t> y(rows * out, 0);
+    ref_embedding_fully_connected_s8_s32(rows, ids.data(), table.data(), row_mult.data(),
+                                         row_shift.data(), dim, out, w.data(), w_stride,
+                                         mult.data(), shift.data(), bias.data(), y.data());
+    for (int r = 0; r < rows; ++r) {
+      const int id = ids[r];
+      for (int m = 0; m < out; ++m) {
+        int64_t acc = 0;
+        for (int i = 0; i < dim; ++i) acc += int64_t(table[id * dim + i]) * w[m * w_stride + i];
+        // round(acc * M / 2^(31 - shift - 6)), ties away from zero, in 128 bits.
+        const int right = 31 - (row_shift[id] + 6);
+        const __int128 p = static_cast<__int128>(acc) * row_mult[id];
+        const __int128 mag = p >= 0 ? p : -p;
+        const __int128 q = right > 0 ? (mag + (static_cast<__int128>(1) << (right - 1))) >> right : mag << -right;
+        const int64_t scaled = std::clamp<int64_t>(static_cast<int64_t>(p >= 0 ? q : -q), INT32_MIN, INT32_MAX);
+        const int sh = std::max(shift[m] - 6, -31);
+        const int64_t v = int64_t(ExactRequantize(scaled, mult[m], sh)) + bias[m];
+        ASSERT_EQ(y[r * out + m], std::clamp<int64_t>(v, INT32_MIN, INT32_MAX))
+            << "dim=" << dim << " r=" << r << " m=" << m;
+      }
+    }
+  }
+}
+
 TEST(FullyConnectedS8, ActivationClampAndZeroMultiplier) {
   const int8_t x[] = {127, 127, 127};
   const int8_t w[] = {127, 127, 127, -128, -128, -128};

@@ -139,6 +139,29 @@ Status Model::FindActivationFormat(const char* name, int32_t* int_bits) const {
   return Status::kModelTensorMissing;
 }
 
+Status Model::FindRequantization(const char* name, uint32_t input_scale_bits,
+                                 bool rescale_rows, const int32_t** multiplier,
+                                 const int32_t** shift) const {
+  if (name == nullptr || multiplier == nullptr || shift == nullptr) return Status::kInvalidArgument;
+  if (!loaded_) return Status::kNotInitialized;
+  const auto* tensors = Root(root_)->tensors();
+  for (flatbuffers::uoffset_t i = 0; i < tensors->size(); ++i) {
+    const fb::Tensor* t = tensors->Get(i);
+    if (strcmp(t->name()->c_str(), name) != 0 || t->requantization() == nullptr) continue;
+    for (const fb::Requantization* r : *t->requantization()) {
+      uint32_t bits = 0;
+      const float scale = r->input_scale();
+      memcpy(&bits, &scale, sizeof(bits));
+      if (bits == input_scale_bits && r->rescale_rows() == rescale_rows) {
+        *multiplier = r->multiplier()->data();
+        *shift = r->shift()->data();
+        return Status::kOk;
+      }
+    }
+  }
+  return Status::kModelTensorMissing;
+}
+
 // ---- Load -----------------------------------------------------------------------------------
 
 namespace {

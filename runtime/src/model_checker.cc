@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "edgenmt/fixed_point.h"
+#include "edgenmt/int8_requantization.h"
 #include "edgenmt/tensor_layout.h"
 
 namespace edgenmt {
@@ -65,6 +66,7 @@ Status ModelChecker::ReadConfig(ModelConfig* out) {
   cfg.max_src_len = c->max_src_len();
   cfg.tokenizer = static_cast<TokenizerType>(static_cast<uint8_t>(c->tokenizer()));
   cfg.scheme = static_cast<QuantScheme>(static_cast<uint8_t>(c->scheme()));
+  cfg.model_type = static_cast<ModelType>(static_cast<uint8_t>(c->model_type()));
   const Status status = ValidateModelConfig(cfg, detail_, detail_size_);
   if (status != Status::kOk) return status;
   *out = cfg;
@@ -224,7 +226,8 @@ Status ModelChecker::CheckTensor(uint32_t index, const uint8_t* file_start) {
   if (offset % kModelBufferAlignment != 0)
     return Fail(kBad, "tensor ", name, ": data at file offset ", offset, " is not ", kModelBufferAlignment, "-byte aligned");
   EDGENMT_RETURN_IF_ERROR(CheckQuantization(t, name, dtype, rank));
-  return CheckValues(t, name, dtype, rank, *data);
+  EDGENMT_RETURN_IF_ERROR(CheckValues(t, name, dtype, rank, *data));
+  return CheckRequantization(t, name, dtype, rank, *data);
 }
 
 // Float data must be finite (a NaN weight would make every output NaN, and the hybrid scheme
@@ -246,6 +249,50 @@ Status ModelChecker::CheckValues(const fb::Tensor* t, const char* name, DType dt
     const int32_t columns = t->shape()->Get(1);
     if (columns > fxp::kMaxS8DotLength)
       return Fail(kBad, "tensor ", name, ": ", columns, " columns; int8 products accumulate exactly in int32 up to ", fxp::kMaxS8DotLength, " (docs/INT8.md)");
+  }
+  return Status::kOk;
+}
+
+// Requantization constants are recomputed from the scales (and, for an embedding's rescale,
+// the shared scale from the table): the runtime uses them as stored, so they must be exactly
+// what fxp::MatrixRowRequantization / EmbeddingRowRescale give.
+Status ModelChecker::CheckRequantization(const fb::Tensor* t, const char* name, DType dtype,
+                                         int32_t rank, const flatbuffers::Vector<uint8_t>& data) {
+  const Status kBad = Status::kModelTensorInvalid;
+  const auto* entries = t->requantization();
+  if (entries == nullptr) return Status::kOk;
+  const fb::Quantization* q = t->quantization();
+  if (dtype != DType::kI8 || rank != 2 || q->axis() != 0 || q->zero_point() != nullptr)
+    return Fail(kBad, "tensor ", name, ": requantization needs symmetric per-row int8");
+  const int32_t rows = t->shape()->Get(0), cols = t->shape()->Get(1);
+  const float* scales = q->scale()->data();
+  const int8_t* values = reinterpret_cast<const int8_t*>(data.data());
+  for (const fb::Requantization* r : *entries) {
+    const float input = r->input_scale();
+    if (!IsFiniteFloat(input) || input <= 0)
+      return Fail(kBad, "tensor ", name, ": requantization input scale is not finite and > 0");
+    if (r->multiplier() == nullptr || r->shift() == nullptr ||
+        r->multiplier()->size() != static_cast<uint32_t>(rows) ||
+        r->shift()->size() != static_cast<uint32_t>(rows))
+      return Fail(kBad, "tensor ", name, ": requantization needs ", rows, " multipliers and shifts");
+    uint32_t input_bits = 0;
+    memcpy(&input_bits, &input, sizeof(input_bits));
+    if (r->rescale_rows() &&
+        input_bits != fxp::SharedEmbeddingScaleBits(scales, values, rows, cols))
+      return Fail(kBad, "tensor ", name, ": row rescale target is not the table's shared scale");
+    for (int32_t row = 0; row < rows; ++row) {
+      uint32_t row_bits = 0;
+      memcpy(&row_bits, &scales[row], sizeof(row_bits));
+      int32_t multiplier = 0, shift = 0;
+      if (r->rescale_rows()) {
+        fxp::EmbeddingRowRescale(row_bits, input_bits, &multiplier, &shift);
+      } else {
+        fxp::MatrixRowRequantization(input_bits, row_bits, &multiplier, &shift);
+      }
+      const auto at = static_cast<flatbuffers::uoffset_t>(row);
+      if (r->multiplier()->Get(at) != multiplier || r->shift()->Get(at) != shift)
+        return Fail(kBad, "tensor ", name, ": requantization of row ", row, " does not match its scales");
+    }
   }
   return Status::kOk;
 }

@@ -60,6 +60,8 @@ class ModelChecker {
     return WriteDetail(detail_, detail_size_, status, parts...);
   }
   Status CheckQuantization(const schema::Tensor* t, const char* name, DType dtype, int32_t rank);
+  Status CheckRequantization(const schema::Tensor* t, const char* name, DType dtype, int32_t rank,
+                             const flatbuffers::Vector<uint8_t>& data);
   Status CheckValues(const schema::Tensor* t, const char* name, DType dtype, int32_t rank,
                      const flatbuffers::Vector<uint8_t>& data);
 

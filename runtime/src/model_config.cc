@@ -33,6 +33,9 @@ Status ValidateModelConfig(const ModelConfig& c, char* detail, size_t detail_siz
     return Invalid(detail, detail_size, "config.score: unknown value ", static_cast<int>(c.score));
   if (static_cast<uint8_t>(c.tokenizer) > static_cast<uint8_t>(TokenizerType::kWord))
     return Invalid(detail, detail_size, "config.tokenizer: unknown value ", static_cast<int>(c.tokenizer));
+  if (c.model_type != ModelType::kRnn)
+    return Invalid(detail, detail_size, "config.model_type: unknown value ",
+                   static_cast<int>(c.model_type), " (this runtime runs rnn models)");
   if (static_cast<uint8_t>(c.scheme) > static_cast<uint8_t>(QuantScheme::kInt8Full))
     return Invalid(detail, detail_size, "config.scheme: unknown value ", static_cast<int>(c.scheme));
 

@@ -38,12 +38,13 @@ Status ResolveLimits(const Model& model, const SessionLimits& in, SessionLimits*
   return Status::kOk;
 }
 
-// Runs the plan: State first (placement-new into the arena when it has memory, else into
-// `fallback`, so measuring and too-small arenas run the very same Prepare calls).
+// Runs the plan: State first (placement-new into the arena when it has memory for it, else
+// into `fallback`, so measuring and too-small arenas run the very same Prepare calls).
 Status Plan(const Model& model, const SessionLimits& limits, Arena* arena,
             Translator::State* fallback, Translator::State** out, ErrorDetail* detail) {
   void* memory = arena->Allocate(sizeof(Translator::State));
   Translator::State* state = memory != nullptr ? new (memory) Translator::State() : fallback;
+  if (state == nullptr) return detail->Fail(Status::kInternal, "no memory for the session");
   *out = state;
   EDGENMT_RETURN_IF_ERROR(state->Prepare(model, limits, arena, detail));
   if (arena->used() == SIZE_MAX) {  // a size product overflowed (32-bit size_t)
@@ -62,8 +63,11 @@ Status Translator::State::Prepare(const Model& model, const SessionLimits& limit
                         KernelBackendName(limits.backend), " is not compiled into this build");
   }
   const ModelConfig& c = model.config();
-  EDGENMT_RETURN_IF_ERROR(
-      decoder.Prepare(model, kernels, limits.max_src_len, limits.max_beam, arena, detail));
+  DecoderLimits shape;
+  shape.max_src_len = limits.max_src_len;
+  shape.max_rows = limits.max_beam;
+  shape.max_tgt_len = limits.max_tgt_len;
+  EDGENMT_RETURN_IF_ERROR(decoder.Prepare(model, kernels, shape, arena, detail));
   EDGENMT_RETURN_IF_ERROR(search.Prepare(limits.max_beam, limits.max_nbest, limits.max_tgt_len,
                                          limits.max_src_len, c.tgt_vocab_size,
                                          c.attention != AttentionType::kNone, limits.attention,
@@ -102,8 +106,10 @@ void CopyDetail(char* dst, size_t size, const char* src) {
   dst[i] = '\0';
 }
 
-Status MeasurePlan(const Model& model, const SessionLimits& limits, size_t* out_bytes,
-                   ErrorDetail* detail) {
+// The only place a State lives on the stack: planning without memory for it (measuring, or an
+// arena smaller than the State). noinline keeps it off the stack of Init's normal path.
+__attribute__((noinline)) Status MeasurePlan(const Model& model, const SessionLimits& limits,
+                                             ArenaBytes* out, ErrorDetail* detail) {
   if (!model.loaded()) return detail->Fail(Status::kNotInitialized, "model not loaded");
   SessionLimits resolved;
   EDGENMT_RETURN_IF_ERROR(ResolveLimits(model, limits, &resolved, detail));
@@ -111,7 +117,9 @@ Status MeasurePlan(const Model& model, const SessionLimits& limits, size_t* out_
   Translator::State local;
   Translator::State* state = nullptr;
   EDGENMT_RETURN_IF_ERROR(Plan(model, resolved, &measuring, &local, &state, detail));
-  *out_bytes = measuring.used();
+  out->total = measuring.used();
+  out->persistent = measuring.persistent_bytes();
+  out->scratch = measuring.scratch_bytes();
   return Status::kOk;
 }
 }  // namespace
@@ -124,9 +132,26 @@ Status RequiredArenaBytes(const Model& model, const SessionLimits& limits, size_
     return Status::kInvalidArgument;
   }
   *out_bytes = 0;
+  ArenaBytes bytes;
+  const Status status = RequiredArenaBytes(model, limits, &bytes, detail, detail_size);
+  *out_bytes = bytes.total;
+  return status;
+}
+
+Status RequiredArenaBytes(const Model& model, const SessionLimits& limits, ArenaBytes* out,
+                          char* detail, size_t detail_size) {
+  CopyDetail(detail, detail_size, "");
+  if (out == nullptr) {
+    CopyDetail(detail, detail_size, "null out");
+    return Status::kInvalidArgument;
+  }
+  *out = ArenaBytes{};
   ErrorDetail why;
-  const Status status = MeasurePlan(model, limits, out_bytes, &why);
-  if (status != Status::kOk) CopyDetail(detail, detail_size, why.c_str());
+  const Status status = MeasurePlan(model, limits, out, &why);
+  if (status != Status::kOk) {
+    *out = ArenaBytes{};
+    CopyDetail(detail, detail_size, why.c_str());
+  }
   return status;
 }
 
@@ -136,6 +161,8 @@ Status Translator::Init(const Model* model, void* arena, size_t arena_bytes,
   state_ = nullptr;
   model_ = model;
   arena_bytes_used_ = 0;
+  arena_persistent_bytes_ = 0;
+  arena_scratch_bytes_ = 0;
   required_arena_bytes_ = 0;
   ErrorDetail detail;
   Status status = Status::kOk;
@@ -149,11 +176,21 @@ Status Translator::Init(const Model* model, void* arena, size_t arena_bytes,
   } else {
     status = ResolveLimits(*model, limits, &limits_, &detail);
   }
-  if (status == Status::kOk) {
+  const size_t state_bytes = (sizeof(State) + kArenaAlignment - 1) & ~(kArenaAlignment - 1);
+  if (status == Status::kOk && arena_bytes < state_bytes) {
+    // Too small even for the session object: measure what is needed (State on the stack).
+    ArenaBytes needed;
+    status = MeasurePlan(*model, limits_, &needed, &detail);
+    if (status == Status::kOk) {
+      required_arena_bytes_ = needed.total;
+      status = detail.Fail(Status::kArenaTooSmall, "arena too small: ", arena_bytes,
+                           " bytes given, ", needed.total, " required");
+    }
+  } else if (status == Status::kOk) {
+    // The State goes first into the caller's arena: no session object on the stack.
     Arena session_arena(arena, arena_bytes);
-    State local;
     State* state = nullptr;
-    status = Plan(*model, limits_, &session_arena, &local, &state, &detail);
+    status = Plan(*model, limits_, &session_arena, nullptr, &state, &detail);
     if (status == Status::kOk) {
       required_arena_bytes_ = session_arena.used();
       if (session_arena.overflowed()) {
@@ -162,6 +199,8 @@ Status Translator::Init(const Model* model, void* arena, size_t arena_bytes,
       } else {
         state_ = state;
         arena_bytes_used_ = session_arena.used();
+        arena_persistent_bytes_ = session_arena.persistent_bytes();
+        arena_scratch_bytes_ = session_arena.scratch_bytes();
         initialized_ = true;
       }
     }

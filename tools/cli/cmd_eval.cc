@@ -139,9 +139,11 @@ int RunEval(int argc, char** argv) {
   const double words_per_second = seconds > 0 ? static_cast<double>(items.size()) / seconds : 0.0;
   std::fprintf(stderr,
                "edgenmt eval: %zu words, %lld failed, %.1f words/s (beam %d, backend %s, "
-               "arena %zu bytes, model %zu bytes)\n",
+               "arena %zu bytes = persistent %zu + scratch %zu, model %zu bytes)\n",
                items.size(), static_cast<long long>(failed), words_per_second, decode.beam,
-               KernelBackendName(backend), session.arena_bytes(), model.model().buffer_size());
+               KernelBackendName(backend), session.arena_bytes(),
+               session.translator().arena_persistent_bytes(),
+               session.translator().arena_scratch_bytes(), model.model().buffer_size());
   if (compare) {
     std::printf("reference: words=%lld WER=%.2f PER=%.2f\n",
                 static_cast<long long>(reference_scores.words()), reference_scores.wer_percent(),

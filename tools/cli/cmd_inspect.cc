@@ -134,6 +134,7 @@ int RunInspect(int argc, char** argv) {
               model.buffer_size(), model.format_version());
   std::printf("scheme: %s\n", SchemeName(c.scheme));
   std::printf("config:\n");
+  std::printf("  model type rnn\n");
   std::printf("  cell %s, encoder %d layer(s) x %d%s%s, decoder %d layer(s) x %d\n", CellName(c.cell),
               c.enc_layers, c.enc_hidden, c.bidirectional ? " bidirectional" : "",
               c.reverse_source ? ", reversed source" : "", c.dec_layers, c.dec_hidden);
@@ -197,12 +198,20 @@ int RunInspect(int argc, char** argv) {
   limits.max_src_len = plan.max_src_len > 0 ? plan.max_src_len : c.max_src_len;
   limits.max_beam = plan.beam > 0 ? plan.beam : 1;
   limits.max_nbest = limits.max_beam;
-  size_t bytes = 0;
+  ArenaBytes bytes;
   char why[160];
   const Status status = RequiredArenaBytes(model, limits, &bytes, why, sizeof why);
   if (status == Status::kOk) {
-    std::printf("arena plan (this runtime): %zu bytes%s\n", bytes,
-                bytes == plan.bytes ? " (matches)" : " (differs from the recorded plan)");
+    std::printf("arena plan (this runtime): %zu bytes = persistent %zu + scratch %zu%s\n",
+                bytes.total, bytes.persistent, bytes.scratch,
+                bytes.total == plan.bytes ? " (matches)" : " (differs from the recorded plan)");
+    SessionLimits greedy = limits;
+    greedy.max_beam = greedy.max_nbest = 1;
+    ArenaBytes one;
+    if (RequiredArenaBytes(model, greedy, &one) == Status::kOk) {
+      std::printf("arena for greedy (beam 1): %zu bytes = persistent %zu + scratch %zu\n",
+                  one.total, one.persistent, one.scratch);
+    }
   } else {
     std::printf("arena plan (this runtime): %s: %s\n", StatusName(status), why);
   }

@@ -37,6 +37,8 @@ enum class CellType : uint8_t { kLstm = 0, kGru = 1 };
 enum class AttentionType : uint8_t { kNone = 0, kGlobal = 1, kLocalM = 2, kLocalP = 3, kBahdanau = 4 };
 enum class ScoreType : uint8_t { kDot = 0, kGeneral = 1, kConcat = 2, kLocation = 3 };
 enum class TokenizerType : uint8_t { kChar = 0, kWord = 1 };
+// The model family: which decoder implementation runs the file (docs/MODEL.md "Model types").
+enum class ModelType : uint8_t { kRnn = 0 };
 // How the weights are stored and which arithmetic the runtime uses (docs/MODEL.md, docs/INT8.md).
 enum class QuantScheme : uint8_t { kFloat32 = 0, kInt8Hybrid = 1, kInt8Full = 2 };
 
@@ -62,6 +64,7 @@ struct ModelConfig {
   int32_t max_src_len;  // the longest source the model accepts (location score width)
   TokenizerType tokenizer;
   QuantScheme scheme;
+  ModelType model_type;  // kRnn (zero-initialised configs are RNN models)
 
   int32_t encoder_output_size() const { return bidirectional ? 2 * enc_hidden : enc_hidden; }
 };
@@ -170,6 +173,13 @@ class Model {
   // activation `name` (tensor_layout.h ExpectedActivations() lists the names; Load() checks
   // every one is present with int_bits in [1, 6]). kModelTensorMissing if absent.
   Status FindActivationFormat(const char* name, int32_t* int_bits) const;
+
+  // int8-full: the stored requantization constants (docs/INT8.md "Requantization constants")
+  // of int8 tensor `name` for an input of scale input_scale_bits (float32 bit pattern);
+  // rescale_rows selects an embedding's row rescale. multiplier / shift point into the model
+  // buffer, one per row; Load() recomputed every entry. kModelTensorMissing when absent.
+  Status FindRequantization(const char* name, uint32_t input_scale_bits, bool rescale_rows,
+                            const int32_t** multiplier, const int32_t** shift) const;
 
   // Short description of the last failure, NUL-terminated, never null.
   const char* error_detail() const { return error_detail_; }

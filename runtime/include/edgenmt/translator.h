@@ -100,6 +100,17 @@ struct TranslationResult {
 Status RequiredArenaBytes(const Model& model, const SessionLimits& limits, size_t* out_bytes,
                           char* detail = nullptr, size_t detail_size = 0);
 
+// The arena's two regions (edgenmt/arena.h): persistent (the session's objects, weights-derived
+// state, encoder memory, decoder states, results) and scratch (reused between the encoder and
+// the decoder steps). total == persistent + scratch == RequiredArenaBytes.
+struct ArenaBytes {
+  size_t total = 0;
+  size_t persistent = 0;
+  size_t scratch = 0;
+};
+Status RequiredArenaBytes(const Model& model, const SessionLimits& limits, ArenaBytes* out,
+                          char* detail = nullptr, size_t detail_size = 0);
+
 class Translator {
  public:
   Translator() = default;
@@ -137,6 +148,9 @@ class Translator {
   const SessionLimits& limits() const { return limits_; }
   // Bytes of the arena in use after a successful Init (== RequiredArenaBytes).
   size_t arena_bytes_used() const { return arena_bytes_used_; }
+  // The two regions of arena_bytes_used() after a successful Init.
+  size_t arena_persistent_bytes() const { return arena_persistent_bytes_; }
+  size_t arena_scratch_bytes() const { return arena_scratch_bytes_; }
   // The requirement learned by the last Init (also after kArenaTooSmall); 0 if unknown.
   size_t required_arena_bytes() const { return required_arena_bytes_; }
   const Model* model() const { return model_; }
@@ -156,6 +170,8 @@ class Translator {
   SessionLimits limits_{};
   bool initialized_ = false;
   size_t arena_bytes_used_ = 0;
+  size_t arena_persistent_bytes_ = 0;
+  size_t arena_scratch_bytes_ = 0;
   size_t required_arena_bytes_ = 0;
   char error_detail_[160] = {0};
 };

@@ -16,6 +16,15 @@
 
 namespace edgenmt {
 
+// The shape a session plans its decoder for. max_tgt_len is the longest output a search will
+// ask for: a decoder that keeps a per-step cache (a Transformer's keys and values) sizes it by
+// this; the RNN keeps fixed-size states and ignores it.
+struct DecoderLimits {
+  int32_t max_src_len = 0;
+  int32_t max_rows = 0;  // live hypotheses: the beam
+  int32_t max_tgt_len = 0;
+};
+
 class SequenceDecoder {
  public:
   // Runs the encoder and sets one row to the decoder's initial state; the step counter
@@ -31,6 +40,10 @@ class SequenceDecoder {
   // Natural-log probabilities of the last Step: [rows, V], row-major. Writable so a search may
   // mask entries in place (e.g. </s> before min_len); valid until the next Step.
   virtual float* log_probs() = 0;
+  // Integer-only decoders (int8-full): the same log-probs in Q15.16, [rows, V], writable like
+  // log_probs() (a search masks here instead); null for the float schemes. A search that gets
+  // them ranks hypotheses on exact int32 sums (docs/INT8.md "Generator and beam scores").
+  virtual int32_t* log_probs_q16() { return nullptr; }
   // Attention weights of the last Step: [rows, src_len] (zero outside local windows); null
   // when the model has no attention. Valid until the next Step.
   virtual const float* attention() const = 0;

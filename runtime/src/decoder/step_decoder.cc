@@ -1,21 +1,39 @@
 #include "decoder/step_decoder.h"
 
+#include <new>
+#include <type_traits>
+
 namespace edgenmt {
 
-Status StepDecoder::Prepare(const Model& model, const KernelTable* kernels, int32_t max_src_len,
-                            int32_t max_rows, Arena* arena, ErrorDetail* detail) {
+static_assert(std::is_trivially_destructible<RnnDecoder<FloatNumerics>>::value &&
+                  std::is_trivially_destructible<RnnDecoder<IntegerNumerics>>::value,
+              "decoders are placed in StepDecoder storage and never destroyed");
+
+Status StepDecoder::Prepare(const Model& model, const KernelTable* kernels,
+                            const DecoderLimits& limits, Arena* arena, ErrorDetail* detail) {
+  const int32_t max_src_len = limits.max_src_len;
+  const int32_t max_rows = limits.max_rows;
   active_ = nullptr;
+  integer_ = nullptr;
+  if (model.config().model_type != ModelType::kRnn) {
+    return detail->Fail(Status::kUnsupported, "model type ",
+                        static_cast<int32_t>(model.config().model_type), " not supported");
+  }
   switch (model.config().scheme) {
     case QuantScheme::kFloat32:
-    case QuantScheme::kInt8Hybrid:
-      EDGENMT_RETURN_IF_ERROR(float_.Prepare(model, kernels, max_src_len, max_rows, arena, detail));
-      active_ = &float_;
+    case QuantScheme::kInt8Hybrid: {
+      FloatDecoder* decoder = new (storage_) FloatDecoder();
+      EDGENMT_RETURN_IF_ERROR(decoder->Prepare(model, kernels, max_src_len, max_rows, arena, detail));
+      active_ = decoder;
       return Status::kOk;
-    case QuantScheme::kInt8Full:
-      EDGENMT_RETURN_IF_ERROR(
-          integer_.Prepare(model, kernels, max_src_len, max_rows, arena, detail));
-      active_ = &integer_;
+    }
+    case QuantScheme::kInt8Full: {
+      IntegerDecoder* decoder = new (storage_) IntegerDecoder();
+      EDGENMT_RETURN_IF_ERROR(decoder->Prepare(model, kernels, max_src_len, max_rows, arena, detail));
+      integer_ = decoder;
+      active_ = decoder;
       return Status::kOk;
+    }
   }
   return detail->Fail(Status::kUnsupported, "quantization scheme ",
                       static_cast<int32_t>(model.config().scheme), " not supported");

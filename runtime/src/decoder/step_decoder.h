@@ -5,6 +5,7 @@
 #ifndef EDGENMT_DECODER_STEP_DECODER_H_
 #define EDGENMT_DECODER_STEP_DECODER_H_
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "decoder/sequence_decoder.h"
@@ -21,13 +22,21 @@ namespace edgenmt {
 class StepDecoder final : public SequenceDecoder {
  public:
   // `kernels` must outlive the decoder (GetKernelTable returns static tables).
+  Status Prepare(const Model& model, const KernelTable* kernels, const DecoderLimits& limits,
+                 Arena* arena, ErrorDetail* detail);
+  // The same without an output-length limit (enough for the RNN, which keeps none).
   Status Prepare(const Model& model, const KernelTable* kernels, int32_t max_src_len,
-                 int32_t max_rows, Arena* arena, ErrorDetail* detail);
+                 int32_t max_rows, Arena* arena, ErrorDetail* detail) {
+    DecoderLimits limits;
+    limits.max_src_len = max_src_len;
+    limits.max_rows = max_rows;
+    return Prepare(model, kernels, limits, arena, detail);
+  }
 
   // Calibration of int8-full LSTM cell formats (IntegerNumerics::set_cell_observer); ignored
   // by the float schemes.
   void set_cell_observer(int32_t* max_abs_raw) {
-    integer_.numerics().set_cell_observer(max_abs_raw);
+    if (integer_ != nullptr) integer_->numerics().set_cell_observer(max_abs_raw);
   }
 
   void Encode(const int32_t* src_ids, int32_t src_len) override {
@@ -38,6 +47,7 @@ class StepDecoder final : public SequenceDecoder {
     active_->Reorder(parents, new_rows);
   }
   float* log_probs() override { return active_->log_probs(); }
+  int32_t* log_probs_q16() override { return active_->log_probs_q16(); }
   const float* log_probs() const { return const_cast<StepDecoder*>(this)->active_->log_probs(); }
   const float* attention() const override { return active_->attention(); }
   bool has_attention() const { return attention() != nullptr; }
@@ -50,8 +60,14 @@ class StepDecoder final : public SequenceDecoder {
   int32_t eos_id() const override { return active_->eos_id(); }
 
  private:
-  RnnDecoder<FloatNumerics> float_;
-  RnnDecoder<IntegerNumerics> integer_;
+  using FloatDecoder = RnnDecoder<FloatNumerics>;
+  using IntegerDecoder = RnnDecoder<IntegerNumerics>;
+  static constexpr size_t kStorage =
+      sizeof(FloatDecoder) > sizeof(IntegerDecoder) ? sizeof(FloatDecoder) : sizeof(IntegerDecoder);
+  // One implementation at a time lives here (placement new at Prepare; both are trivially
+  // destructible), so the session holds only the one its model needs.
+  alignas(FloatDecoder) alignas(IntegerDecoder) unsigned char storage_[kStorage];
+  IntegerDecoder* integer_ = nullptr;  // set when the model is int8-full (calibration)
   SequenceDecoder* active_ = nullptr;
 };
 

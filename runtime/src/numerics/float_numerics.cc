@@ -14,7 +14,6 @@ Status FloatNumerics::Prepare(const Model& model, const KernelTable* kernels, in
                               int32_t max_width, Arena* arena, ErrorDetail* detail) {
   (void)max_rows;
   (void)max_width;
-  (void)arena;
   const QuantScheme scheme = model.config().scheme;
   if (scheme != QuantScheme::kFloat32 && scheme != QuantScheme::kInt8Hybrid) {
     return detail->Fail(Status::kInternal, "float numerics prepared for scheme ",
@@ -31,6 +30,15 @@ Status FloatNumerics::Prepare(const Model& model, const KernelTable* kernels, in
     return detail->Fail(Status::kUnsupported, "kernel backend lacks the int8 hybrid kernels");
   }
   k_ = kernels;
+  if (scheme == QuantScheme::kInt8Hybrid) {
+    // One input row quantized at a time, by any product: common scratch of the widest input.
+    const ModelConfig& c = model.config();
+    int32_t cols = DecoderInputSize(c);
+    const int32_t others[] = {c.encoder_output_size() + c.dec_hidden, c.src_embed,
+                              c.attn_hidden};
+    for (int32_t v : others) cols = v > cols ? v : cols;
+    scratch_ = arena->AllocateScratchArray<int8_t>(static_cast<size_t>(cols));
+  }
   return Status::kOk;
 }
 
@@ -64,7 +72,8 @@ Status FloatNumerics::BindMatrix(const Model& model, const char* name, int32_t r
   }
   out->s8 = static_cast<const int8_t*>(view.data);
   out->row_scales = view.scales;
-  out->scratch = arena->AllocateArray<int8_t>(static_cast<size_t>(cols));
+  (void)arena;
+  out->scratch = scratch_;
   return Status::kOk;
 }
 
@@ -87,7 +96,7 @@ Status FloatNumerics::BindCell(const Model& model, const CellBinding& b, int32_t
   EDGENMT_RETURN_IF_ERROR(
       BindBias(model, NameBuilder(b.prefix, "bias_hh", b.suffix).c_str(), G, &out->b_hh, detail));
   out->hidden_gates = b.cell == CellType::kGru
-                          ? arena->AllocateArray<float>(static_cast<size_t>(max_rows),
+                          ? arena->AllocateScratchArray<float>(static_cast<size_t>(max_rows),
                                                         static_cast<size_t>(G))
                           : nullptr;
   return Status::kOk;
@@ -256,7 +265,9 @@ void FloatNumerics::Context(int32_t n, const Weight* weights, const Memory* memo
   }
 }
 
-void FloatNumerics::LogSoftmax(int32_t n, Acc* logits, float* log_probs) const {
+void FloatNumerics::LogSoftmax(int32_t n, Acc* logits, LogProb* log_probs,
+                               float* as_float) const {
+  (void)as_float;
   k_->log_softmax_f32(n, logits, log_probs);
 }
 

@@ -36,13 +36,14 @@ class FloatNumerics {
   using Weight = float;
   using Position = float;
   using BiasT = float;
+  using LogProb = float;
   // The encoder's top-layer output doubles as the attention memory (no second copy).
   static constexpr bool kMemoryIsHidden = true;
   // Whether a cell keeps a State beside h (the float GRU's state is h itself).
   static bool HasState(CellType cell) { return cell == CellType::kLstm; }
 
   // A [rows, cols] matrix multiplied as y = x W^T: float32, or int8 with one float scale per
-  // row (hybrid) and [cols] int8 scratch where the kernel quantizes each input row.
+  // row (hybrid) and the common int8 scratch where the kernel quantizes each input row.
   struct Matrix {
     int32_t rows = 0;
     int32_t cols = 0;
@@ -123,11 +124,12 @@ class FloatNumerics {
   static float WeightToFloat(Weight w) { return w; }
 
   // ---- output --------------------------------------------------------------------------
-  // log_probs = log_softmax(logits) for one row of n values.
-  void LogSoftmax(int32_t n, Acc* logits, float* log_probs) const;
+  // log_probs = log_softmax(logits) for one row of n values; as_float is log_probs itself.
+  void LogSoftmax(int32_t n, Acc* logits, LogProb* log_probs, float* as_float) const;
 
  private:
   const KernelTable* k_ = nullptr;
+  int8_t* scratch_ = nullptr;  // hybrid: [widest input] common scratch of the hybrid kernel
 };
 
 }  // namespace edgenmt

@@ -11,7 +11,6 @@ namespace edgenmt {
 
 Status IntegerNumerics::Prepare(const Model& model, const KernelTable* kernels, int32_t max_rows,
                                 int32_t max_width, Arena* arena, ErrorDetail* detail) {
-  (void)max_rows;
   const ModelConfig& c = model.config();
   if (c.scheme != QuantScheme::kInt8Full) {
     return detail->Fail(Status::kInternal, "integer numerics prepared for scheme ",
@@ -30,25 +29,35 @@ Status IntegerNumerics::Prepare(const Model& model, const KernelTable* kernels, 
   const size_t gates = static_cast<size_t>(GateCount(c.cell)) * static_cast<size_t>(hidden);
   const size_t width = static_cast<size_t>(max_width);
   width_ = max_width;
-  gates16_ = arena->AllocateArray<int16_t>(2, gates);
-  gates_h_ = arena->AllocateArray<int32_t>(gates);
-  narrow_ = arena->AllocateArray<int16_t>(width);
-  wide_ = arena->AllocateArray<int32_t>(width);
-  bytes_ = arena->AllocateArray<int8_t>(width);
-  query16_ = arena->AllocateArray<int16_t>(width);
+  // Common scratch, only what this model's operations use: gate pre-activations (GRU keeps the
+  // hidden part apart), tanh and log-softmax temporaries, the bridge's int8 f_c (LSTM), the
+  // int16 query of dot / general scores.
+  const bool gru = c.cell == CellType::kGru;
+  const bool attention = c.attention != AttentionType::kNone;
+  const bool query_scores = attention && c.attention != AttentionType::kBahdanau &&
+                            (c.score == ScoreType::kDot || c.score == ScoreType::kGeneral);
+  gates16_ = arena->AllocateScratchArray<int16_t>(gru ? 2 : 1, gates);
+  gates_h_ = gru ? arena->AllocateScratchArray<int32_t>(static_cast<size_t>(max_rows), gates)
+                 : nullptr;
+  narrow_ = arena->AllocateScratchArray<int16_t>(width);
+  wide_ = arena->AllocateScratchArray<int32_t>(width);
+  bytes_ = c.bridge && !gru ? arena->AllocateScratchArray<int8_t>(width) : nullptr;
+  query16_ = query_scores ? arena->AllocateScratchArray<int16_t>(width) : nullptr;
   return Status::kOk;
 }
 
 Status IntegerNumerics::BindEmbedding(const Model& model, const char* name, int32_t rows,
                                       int32_t cols, Arena* arena, Embedding* out,
                                       ErrorDetail* detail) const {
-  return BindIntEmbedding(model, name, rows, cols, arena, out, detail);
+  (void)arena;
+  return BindIntEmbedding(model, name, rows, cols, out, detail);
 }
 
 Status IntegerNumerics::BindMatrix(const Model& model, const char* name, int32_t rows,
                                    int32_t cols, Arena* arena, Matrix* out,
                                    ErrorDetail* detail) const {
-  return BindIntMatrix(model, name, rows, cols, kOneBits, arena, out, detail);
+  (void)arena;
+  return BindIntMatrix(model, name, rows, cols, kOneBits, out, detail);
 }
 
 Status IntegerNumerics::BindBias(const Model& model, const char* name, int32_t size,
@@ -65,15 +74,16 @@ Status IntegerNumerics::BindCell(const Model& model, const CellBinding& b, int32
   out->hidden = b.hidden_size;
   out->observer_index = b.observer_index;
   const uint32_t input_scale = b.embedding_columns > 0 ? b.embedding_scale_bits : kOneBits;
-  EDGENMT_RETURN_IF_ERROR(BindIntMatrix(model, w_ih.c_str(), G, b.input_size, input_scale, arena,
-                                        &out->w_ih, detail));
+  (void)arena;
+  EDGENMT_RETURN_IF_ERROR(
+      BindIntMatrix(model, w_ih.c_str(), G, b.input_size, input_scale, &out->w_ih, detail));
   // Columns after the embedding (c_t, h̃: s8 @ 2^-7) get their own multipliers.
   if (b.embedding_columns > 0 && b.input_size > b.embedding_columns) {
-    EDGENMT_RETURN_IF_ERROR(BindIntMatrix(model, w_ih.c_str(), G, b.input_size, kOneBits, arena,
-                                          &out->w_ih_hidden, detail));
+    EDGENMT_RETURN_IF_ERROR(
+        BindIntMatrix(model, w_ih.c_str(), G, b.input_size, kOneBits, &out->w_ih_hidden, detail));
   }
   EDGENMT_RETURN_IF_ERROR(BindIntMatrix(model, NameBuilder(b.prefix, "weight_hh", b.suffix).c_str(),
-                                        G, b.hidden_size, kOneBits, arena, &out->w_hh, detail));
+                                        G, b.hidden_size, kOneBits, &out->w_hh, detail));
   EDGENMT_RETURN_IF_ERROR(
       BindBiasQ20(model, NameBuilder(b.prefix, "bias_ih", b.suffix).c_str(), G, &out->b_ih, detail));
   EDGENMT_RETURN_IF_ERROR(
@@ -132,27 +142,27 @@ void IntegerNumerics::CellStep(const CellWeights& cell, int32_t rows, Acc* gates
   const int32_t H = cell.hidden;
   const int32_t G = cell.w_hh.rows;
   const IntMatrix& w = cell.w_hh;
+  const bool lstm = cell.cell == CellType::kLstm;
+  // W_hh h over all rows in one product (reads every h_in row before any h_out is written):
+  // LSTM sums it into the input gates in Q11.20, GRU keeps it apart (r scales its n part).
+  k.fully_connected_s8_s32(rows, H, G, h_in, H, w.w, w.cols, w.multiplier, w.shift,
+                           kHiddenShiftOffset, cell.b_hh, lstm ? gates : gates_h_, lstm);
   for (int32_t r = 0; r < rows; ++r) {
     int32_t* gx = gates + static_cast<int64_t>(r) * G;
-    const int8_t* h_prev = h_in + static_cast<int64_t>(r) * H;
     int8_t* h = h_out + static_cast<int64_t>(r) * H;
     int16_t* state = s_out + static_cast<int64_t>(r) * H;
     if (s_out != s_in) {
       memcpy(state, s_in + static_cast<int64_t>(r) * H, sizeof(int16_t) * static_cast<size_t>(H));
     }
     int16_t* memory = memory_out != nullptr ? memory_out + static_cast<int64_t>(r) * H : nullptr;
-    if (cell.cell == CellType::kLstm) {
+    if (lstm) {
       // z = (W_ih x + b_ih) + (W_hh h + b_hh), summed in Q11.20, narrowed once to Q3.12.
-      k.fully_connected_s8_s32(1, H, G, h_prev, H, w.w, w.cols, w.multiplier, w.shift,
-                               kHiddenShiftOffset, cell.b_hh, gx, true);
       k.narrow_s32_s16(G, gx, 8, gates16_);
       k.lstm_cell_s16(H, gates16_, cell.cell_int_bits, state, h, memory);
       Observe(cell, state, H);
     } else {
-      k.fully_connected_s8_s32(1, H, G, h_prev, H, w.w, w.cols, w.multiplier, w.shift,
-                               kHiddenShiftOffset, cell.b_hh, gates_h_, false);
       k.narrow_s32_s16(G, gx, 8, gates16_);
-      k.narrow_s32_s16(G, gates_h_, 8, gates16_ + G);
+      k.narrow_s32_s16(G, gates_h_ + static_cast<int64_t>(r) * G, 8, gates16_ + G);
       k.gru_cell_s16(H, gates16_, gates16_ + G, state, h);
       if (memory != nullptr) memcpy(memory, state, sizeof(int16_t) * static_cast<size_t>(H));
     }
@@ -209,9 +219,10 @@ void IntegerNumerics::AddAcc(int32_t n, const Acc* a, const Acc* b, Acc* y) cons
   for (int32_t j = 0; j < n; ++j) y[j] = fxp::SaturatingAdd(a[j], b[j]);
 }
 
-void IntegerNumerics::LogSoftmax(int32_t n, Acc* logits, float* log_probs) const {
-  k_->log_softmax_s32(n, logits, kAccIntBits, wide_);
-  for (int32_t v = 0; v < n; ++v) log_probs[v] = static_cast<float>(wide_[v]) * (1.0f / 65536.0f);
+void IntegerNumerics::LogSoftmax(int32_t n, Acc* logits, LogProb* log_probs,
+                                 float* as_float) const {
+  k_->log_softmax_s32(n, logits, kAccIntBits, log_probs);
+  for (int32_t v = 0; v < n; ++v) as_float[v] = static_cast<float>(log_probs[v]) * (1.0f / 65536.0f);
 }
 
 }  // namespace edgenmt

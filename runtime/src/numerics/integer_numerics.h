@@ -27,6 +27,7 @@ class IntegerNumerics {
   using Weight = int16_t;    // attention weights in Q0.15
   using Position = int32_t;  // local-p p_t in Q15.16
   using BiasT = int32_t;     // Q11.20
+  using LogProb = int32_t;   // Q15.16
   static constexpr bool kMemoryIsHidden = false;
   static bool HasState(CellType) { return true; }  // GRU: the Q0.15 h beside its s8 copy
 
@@ -91,8 +92,9 @@ class IntegerNumerics {
                Hidden* context) const;
   static float WeightToFloat(Weight w) { return static_cast<float>(w) * (1.0f / 32768.0f); }
 
-  // Q11.20 logits -> Q15.16 log-probs, handed out as float (exact above -256).
-  void LogSoftmax(int32_t n, Acc* logits, float* log_probs) const;
+  // Q11.20 logits -> Q15.16 log-probs, also as float (exact above -256) for the search's
+  // float interface.
+  void LogSoftmax(int32_t n, Acc* logits, LogProb* log_probs, float* as_float) const;
 
  private:
   void Observe(const CellWeights& cell, const int16_t* state, int32_t n) const;

@@ -29,53 +29,30 @@ Status FindInt8PerRow(const Model& model, const char* name, int32_t rows, int32_
   return Status::kOk;
 }
 
-bool RowIsZero(const int8_t* row, int32_t cols) {
-  for (int32_t c = 0; c < cols; ++c) {
-    if (row[c] != 0) return false;
+Status FindConstants(const Model& model, const char* name, uint32_t input_scale_bits,
+                     bool rescale_rows, const int32_t** multiplier, const int32_t** shift,
+                     ErrorDetail* detail) {
+  if (model.FindRequantization(name, input_scale_bits, rescale_rows, multiplier, shift) !=
+      Status::kOk) {
+    return detail->Fail(Status::kModelTensorMissing, "tensor ", name,
+                        rescale_rows ? " has no row rescale to its shared scale"
+                                     : " has no requantization constants for its input scale",
+                        " (int8-full files need them: convert again with this converter)");
   }
-  return true;
-}
-
-// Per-row (multiplier, shift) of a * b * 2^pow2 / c where the row's scale is a (scale_is_a) or
-// b. A factor too large for a multiplier (>= 2^30: one accumulator unit is then worth >= 1024
-// in Q11.20, so any product beyond one unit saturates the accumulation format anyway) is
-// clamped to the largest one, so finite weights of any magnitude run and saturate instead of
-// being refused. Only a writable arena stores the values.
-void DeriveMultipliers(const float* scales, int32_t rows, uint32_t a_bits, bool scale_is_a,
-                       uint32_t c_bits, int pow2, Arena* arena, int32_t** multiplier_out,
-                       int32_t** shift_out) {
-  int32_t* multiplier = arena->AllocateArray<int32_t>(static_cast<size_t>(rows));
-  int32_t* shift = arena->AllocateArray<int32_t>(static_cast<size_t>(rows));
-  *multiplier_out = multiplier;
-  *shift_out = shift;
-  if (!arena->writable()) return;
-  for (int32_t m = 0; m < rows; ++m) {
-    const uint32_t row_bits = FloatBits(scales[m]);
-    int sh = 0;
-    // Model::Load checked every scale is finite and > 0, so false means "too large".
-    if (!fxp::QuantizeMultiplierFromFloatBits(scale_is_a ? row_bits : a_bits,
-                                              scale_is_a ? a_bits : row_bits, c_bits, pow2,
-                                              &multiplier[m], &sh)) {
-      multiplier[m] = fxp::kInt32Max;
-      sh = 30;
-    }
-    shift[m] = sh;
-  }
+  return Status::kOk;
 }
 
 }  // namespace
 
 Status BindIntMatrix(const Model& model, const char* name, int32_t rows, int32_t cols,
-                     uint32_t input_scale_bits, Arena* arena, IntMatrix* out,
-                     ErrorDetail* detail) {
+                     uint32_t input_scale_bits, IntMatrix* out, ErrorDetail* detail) {
   TensorView view{};
   EDGENMT_RETURN_IF_ERROR(FindInt8PerRow(model, name, rows, cols, &view, detail));
   out->rows = rows;
   out->cols = cols;
   out->w = static_cast<const int8_t*>(view.data);
-  DeriveMultipliers(view.scales, rows, input_scale_bits, false, kOneBits, 20, arena,
-                    &out->multiplier, &out->shift);
-  return Status::kOk;
+  return FindConstants(model, name, input_scale_bits, false, &out->multiplier, &out->shift,
+                       detail);
 }
 
 Status BindBiasQ20(const Model& model, const char* name, int32_t size, const int32_t** out,
@@ -93,29 +70,15 @@ Status BindBiasQ20(const Model& model, const char* name, int32_t size, const int
   return Status::kOk;
 }
 
-// The shared scale is the largest scale among rows that hold a nonzero value: an all-zero row
-// (nn.Embedding's padding_idx row) carries no information, and its stored scale must not
-// become the shared one (it would cost every other row its precision).
 Status BindIntEmbedding(const Model& model, const char* name, int32_t rows, int32_t cols,
-                        Arena* arena, IntEmbedding* out, ErrorDetail* detail) {
+                        IntEmbedding* out, ErrorDetail* detail) {
   TensorView view{};
   EDGENMT_RETURN_IF_ERROR(FindInt8PerRow(model, name, rows, cols, &view, detail));
   out->rows = rows;
   out->cols = cols;
   out->table = static_cast<const int8_t*>(view.data);
-  // Positive float32 values order like their bit patterns: the largest row scale, no FPU.
-  uint32_t all_rows = 0, nonzero_rows = 0;
-  for (int32_t r = 0; r < rows; ++r) {
-    const uint32_t bits = FloatBits(view.scales[r]);
-    all_rows = bits > all_rows ? bits : all_rows;
-    if (!RowIsZero(out->table + static_cast<int64_t>(r) * cols, cols)) {
-      nonzero_rows = bits > nonzero_rows ? bits : nonzero_rows;
-    }
-  }
-  out->scale_bits = nonzero_rows != 0 ? nonzero_rows : all_rows;
-  DeriveMultipliers(view.scales, rows, kOneBits, true, out->scale_bits, 0, arena,
-                    &out->multiplier, &out->shift);
-  return Status::kOk;
+  out->scale_bits = fxp::SharedEmbeddingScaleBits(view.scales, out->table, rows, cols);
+  return FindConstants(model, name, out->scale_bits, true, &out->multiplier, &out->shift, detail);
 }
 
 // Smallest k >= 0 with round(max|v| / 2^k) <= 127: a power-of-two int8 scale chosen per call.

@@ -70,26 +70,26 @@ Status Attention<N>::Prepare(const N* numerics, const Model& model, int32_t max_
   }
   const size_t rows = static_cast<size_t>(max_rows);
   const size_t src = static_cast<size_t>(max_src_len);
-  scores_ = arena->AllocateArray<Acc>(rows, src);
-  weights_ = arena->AllocateArray<typename N::Weight>(rows, src);
+  scores_ = arena->AllocateScratchArray<Acc>(rows, src);
+  weights_ = arena->AllocateScratchArray<typename N::Weight>(rows, src);
   float_weights_ = std::is_same<typename N::Weight, float>::value
                        ? reinterpret_cast<float*>(weights_)
-                       : arena->AllocateArray<float>(rows, src);
-  context_ = arena->AllocateArray<Hidden>(rows, static_cast<size_t>(E));
-  if (query_proj_width > 0) query_proj_ = arena->AllocateArray<Acc>(rows, query_proj_width);
+                       : arena->AllocateScratchArray<float>(rows, src);
+  context_ = arena->AllocateScratchArray<Hidden>(rows, static_cast<size_t>(E));
+  if (query_proj_width > 0) query_proj_ = arena->AllocateScratchArray<Acc>(rows, query_proj_width);
   if (score_ == ScoreType::kConcat) {
     keys_ = arena->AllocateArray<Acc>(src, static_cast<size_t>(A));
-    additive_sum_ = arena->AllocateArray<Acc>(static_cast<size_t>(A));
-    additive_hidden_ = arena->AllocateArray<Hidden>(static_cast<size_t>(A));
+    additive_sum_ = arena->AllocateScratchArray<Acc>(static_cast<size_t>(A));
+    additive_hidden_ = arena->AllocateScratchArray<Hidden>(static_cast<size_t>(A));
   }
   if (type_ == AttentionType::kLocalP) {
-    predict_ = arena->AllocateArray<Acc>(rows, static_cast<size_t>(A));
-    predict_hidden_ = arena->AllocateArray<Hidden>(rows, static_cast<size_t>(A));
-    logits_ = arena->AllocateArray<Acc>(rows);
-    positions_ = arena->AllocateArray<typename N::Position>(rows);
+    predict_ = arena->AllocateScratchArray<Acc>(rows, static_cast<size_t>(A));
+    predict_hidden_ = arena->AllocateScratchArray<Hidden>(rows, static_cast<size_t>(A));
+    logits_ = arena->AllocateScratchArray<Acc>(rows);
+    positions_ = arena->AllocateScratchArray<typename N::Position>(rows);
   }
-  window_lo_ = arena->AllocateArray<int32_t>(rows);
-  window_hi_ = arena->AllocateArray<int32_t>(rows);
+  window_lo_ = arena->AllocateScratchArray<int32_t>(rows);
+  window_hi_ = arena->AllocateScratchArray<int32_t>(rows);
   return Status::kOk;
 }
 

@@ -41,7 +41,7 @@ Status Bridge<N>::Prepare(const N* numerics, const Model& model, Arena* arena,
   // The float scheme computes straight into h0 / c0 (Acc is their type).
   acc_ = std::is_same<typename N::Acc, float>::value
              ? nullptr
-             : arena->AllocateArray<typename N::Acc>(static_cast<size_t>(hidden_size_));
+             : arena->AllocateScratchArray<typename N::Acc>(static_cast<size_t>(hidden_size_));
   return Status::kOk;
 }
 

@@ -47,21 +47,36 @@ Status Encoder<N>::Prepare(const N* numerics, const Model& model, int32_t max_sr
   const size_t rows = static_cast<size_t>(max_src_len);
   const size_t E = static_cast<size_t>(output_size_);
   const size_t H = static_cast<size_t>(hidden_size_);
-  ids_ = arena->AllocateArray<int32_t>(rows);
-  embed_scratch_ = arena->AllocateArray<Hidden>(N::InputScratchElements(max_src_len, c.src_embed));
-  layer_out_[0] = arena->AllocateArray<Hidden>(rows, E);
-  layer_out_[1] = layers_ > 1 ? arena->AllocateArray<Hidden>(rows, E) : nullptr;
-  memory_ = N::kMemoryIsHidden ? nullptr : arena->AllocateArray<Memory>(rows, E);
-  gates_ = arena->AllocateArray<typename N::Acc>(
-      rows, static_cast<size_t>(GateCount(cell_)) * H);
-  zero_h_ = arena->AllocateArray<Hidden>(H);
-  final_h_ = arena->AllocateArray<Hidden>(E);
-  final_c_ = arena->AllocateArray<State>(E);
-  if (arena->writable()) {
-    memset(zero_h_, 0, sizeof(Hidden) * H);
-    memset(final_c_, 0, sizeof(State) * E);
+  // Persistent: the attention memory (for the float scheme the top layer's output itself).
+  // Everything else is scratch of the encoder phase.
+  // When the top layer's int8 outputs feed no product (the integer scheme keeps the memory
+  // apart, and only additive scores project h̄), it keeps just the previous row per direction.
+  const bool additive = c.attention == AttentionType::kBahdanau ||
+                        (c.attention != AttentionType::kNone && c.score == ScoreType::kConcat);
+  rolling_top_ = !N::kMemoryIsHidden && !additive;
+  const int32_t top = (layers_ - 1) % 2;
+  for (int32_t i = 0; i < (layers_ > 1 ? 2 : 1); ++i) {
+    const size_t out_rows = rolling_top_ && i == top ? 2 : rows;
+    layer_out_[i] = N::kMemoryIsHidden && i == top
+                        ? arena->AllocateArray<Hidden>(out_rows, E)
+                        : arena->AllocateScratchArray<Hidden>(out_rows, E);
   }
+  memory_ = N::kMemoryIsHidden ? nullptr : arena->AllocateArray<Memory>(rows, E);
+  ids_ = arena->AllocateScratchArray<int32_t>(rows);
+  const int32_t block = max_src_len < kProjectionRows ? max_src_len : kProjectionRows;
+  embed_scratch_ =
+      arena->AllocateScratchArray<Hidden>(N::InputScratchElements(block, c.src_embed));
+  gates_ = arena->AllocateScratchArray<typename N::Acc>(
+      static_cast<size_t>(block), static_cast<size_t>(GateCount(cell_)) * H);
+  zero_h_ = arena->AllocateScratchArray<Hidden>(H);
+  final_h_ = arena->AllocateScratchArray<Hidden>(E);
+  final_c_ = arena->AllocateScratchArray<State>(E);
   return Status::kOk;
+}
+
+template <class N>
+int64_t Encoder<N>::OutputRow(int32_t layer, int32_t s) const {
+  return rolling_top_ && layer == layers_ - 1 ? s % 2 : s;
 }
 
 template <class N>
@@ -79,29 +94,38 @@ void Encoder<N>::RunDirection(const RecurrentCell<N>& cell, int32_t layer, const
   const int32_t H = hidden_size_;
   const int32_t E = output_size_;
   const int32_t G = cell.gate_size();
-  if (layer == 0) {
-    cell.ProjectEmbedded(src_len_, ids_, embedding_, nullptr, 0, nullptr, 0, gates_,
-                         embed_scratch_);
-  } else {
-    cell.ProjectInput(src_len_, input, gates_);
-  }
+  const int32_t S = src_len_;
   State* state = N::HasState(cell_) ? final_c_ + column : nullptr;
   if (state != nullptr) memset(state, 0, sizeof(State) * static_cast<size_t>(H));
   Memory* memory = layer == layers_ - 1 ? memory_ : nullptr;
   const Hidden* h_prev = zero_h_;
-  for (int32_t i = 0; i < src_len_; ++i) {
-    const int32_t s = backward ? src_len_ - 1 - i : i;
-    const int64_t offset = static_cast<int64_t>(s) * E + column;
-    Hidden* h_out = output + offset;
-    cell.StepProjected(1, gates_ + static_cast<int64_t>(s) * G, h_prev, state, h_out, state,
-                       memory != nullptr ? memory + offset : nullptr);
-    h_prev = h_out;
+  for (int32_t i = 0; i < S; i += kProjectionRows) {
+    // Positions [first, first + n) in source order, visited in the direction's order.
+    const int32_t n = S - i < kProjectionRows ? S - i : kProjectionRows;
+    const int32_t first = backward ? S - i - n : i;
+    if (layer == 0) {
+      cell.ProjectEmbedded(n, ids_ + first, embedding_, nullptr, 0, nullptr, 0, gates_,
+                           embed_scratch_);
+    } else {
+      cell.ProjectInput(n, input + static_cast<int64_t>(first) * E, gates_);
+    }
+    for (int32_t j = 0; j < n; ++j) {
+      const int32_t s = backward ? S - 1 - (i + j) : i + j;
+      const int64_t offset = static_cast<int64_t>(s) * E + column;
+      Hidden* h_out = output + OutputRow(layer, s) * E + column;
+      cell.StepProjected(1, gates_ + static_cast<int64_t>(s - first) * G, h_prev, state, h_out,
+                         state, memory != nullptr ? memory + offset : nullptr);
+      h_prev = h_out;
+    }
   }
 }
 
 template <class N>
 void Encoder<N>::Encode(const int32_t* src_ids, int32_t src_len) {
   src_len_ = src_len;
+  // Scratch of this phase holds whatever another phase left there.
+  memset(zero_h_, 0, sizeof(Hidden) * static_cast<size_t>(hidden_size_));
+  memset(final_c_, 0, sizeof(State) * static_cast<size_t>(output_size_));
   for (int32_t s = 0; s < src_len; ++s) {
     ids_[s] = reverse_source_ ? src_ids[src_len - 1 - s] : src_ids[s];
   }
@@ -115,11 +139,15 @@ void Encoder<N>::Encode(const int32_t* src_ids, int32_t src_len) {
     }
     input = output;
   }
-  outputs_ = output;
+  outputs_ = rolling_top_ ? nullptr : output;
   // f_h = [h_fwd after s = S-1 ; h_bwd after s = 0].
-  memcpy(final_h_, outputs_ + static_cast<int64_t>(src_len - 1) * output_size_,
+  const int32_t top = layers_ - 1;
+  memcpy(final_h_, output + OutputRow(top, src_len - 1) * output_size_,
          sizeof(Hidden) * static_cast<size_t>(H));
-  if (bidirectional_) memcpy(final_h_ + H, outputs_ + H, sizeof(Hidden) * static_cast<size_t>(H));
+  if (bidirectional_) {
+    memcpy(final_h_ + H, output + OutputRow(top, 0) * output_size_ + H,
+           sizeof(Hidden) * static_cast<size_t>(H));
+  }
 }
 
 template class Encoder<FloatNumerics>;

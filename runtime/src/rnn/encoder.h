@@ -3,9 +3,12 @@
 // Exposes the top layer's states h̄ [S, E] (as inputs of products and as the attention memory,
 // which the integer scheme keeps at 16 bits) and the final states f_h / f_c for the bridge.
 //
+// The input projections run as matrix-matrix products over blocks of kProjectionRows
+// positions (in the direction's order), so the gates scratch does not grow with max_src_len.
+//
 // Arena (Prepare): ids [max_src], one or two layer outputs [max_src, E] (ping-pong), memory
-// [max_src, E] unless N::kMemoryIsHidden, input gates [max_src, G*enc_hidden], embedding
-// scratch, zero h [enc_hidden], f_h and f_c [E] (f_c also holds the running cell states).
+// [max_src, E] unless N::kMemoryIsHidden, input gates [kProjectionRows, G*enc_hidden],
+// embedding scratch, zero h [enc_hidden], f_h and f_c [E] (f_c also holds the running cell states).
 #ifndef EDGENMT_RNN_ENCODER_H_
 #define EDGENMT_RNN_ENCODER_H_
 
@@ -22,6 +25,8 @@ namespace edgenmt {
 template <class N>
 class Encoder {
  public:
+  static constexpr int32_t kProjectionRows = 4;
+
   using Hidden = typename N::Hidden;
   using State = typename N::State;
   using Memory = typename N::Memory;
@@ -35,6 +40,7 @@ class Encoder {
   int32_t output_size() const { return output_size_; }
   int32_t hidden_size() const { return hidden_size_; }
   // h̄ [src_len, E] as inputs of products; row s is (reversed, if configured) position s.
+  // Null when no product needs them (integer scheme without additive scores).
   const Hidden* outputs() const { return outputs_; }
   // h̄ [src_len, E] as the attention memory.
   const Memory* memory() const { return memory_ != nullptr ? memory_ : MemoryAlias(); }
@@ -48,6 +54,8 @@ class Encoder {
 
  private:
   const Memory* MemoryAlias() const;
+  // Row of layer `layer`'s output buffer holding position s.
+  int64_t OutputRow(int32_t layer, int32_t s) const;
   void RunDirection(const RecurrentCell<N>& cell, int32_t layer, const Hidden* input,
                     Hidden* output, int32_t column, bool backward);
 
@@ -56,6 +64,7 @@ class Encoder {
   int32_t layers_ = 0;
   bool bidirectional_ = false;
   bool reverse_source_ = false;
+  bool rolling_top_ = false;  // the top layer keeps rows s % 2 only
   int32_t hidden_size_ = 0;
   int32_t output_size_ = 0;
   int32_t src_len_ = 0;
@@ -66,7 +75,7 @@ class Encoder {
   Hidden* embed_scratch_ = nullptr;            // N::InputScratchElements(max_src, src_embed)
   Hidden* layer_out_[2] = {nullptr, nullptr};  // [max_src, E]
   Memory* memory_ = nullptr;                   // [max_src, E] unless kMemoryIsHidden
-  typename N::Acc* gates_ = nullptr;           // [max_src, G*H]
+  typename N::Acc* gates_ = nullptr;           // [kProjectionRows, G*H]
   Hidden* zero_h_ = nullptr;                   // [H]
   Hidden* final_h_ = nullptr;                  // [E]
   State* final_c_ = nullptr;                   // [E]

@@ -15,7 +15,7 @@ Status RecurrentCell<N>::Prepare(const N* numerics, const Model& model,
   gate_size_ = GateCount(binding.cell) * binding.hidden_size;
   EDGENMT_RETURN_IF_ERROR(n_->BindCell(model, binding, max_rows, arena, &weights_, detail));
   input_gates_ = with_step_scratch
-                     ? arena->AllocateArray<Acc>(static_cast<size_t>(max_rows),
+                     ? arena->AllocateScratchArray<Acc>(static_cast<size_t>(max_rows),
                                                  static_cast<size_t>(gate_size_))
                      : nullptr;
   return Status::kOk;

@@ -44,6 +44,9 @@ Status RnnDecoder<N>::Prepare(const Model& model, const KernelTable* kernels,
   int32_t width = c.encoder_output_size();
   const int32_t others[] = {c.dec_hidden, c.attn_hidden, c.tgt_vocab_size};
   for (int32_t v : others) width = v > width ? v : width;
+  // Scratch phases: the numerics' per-operation temporaries are common, then the encoder's
+  // (and the bridge's, which runs at Encode), then everything a step (and the search) uses.
+  arena->SetScratchPhase(ScratchPhase::kCommon);
   EDGENMT_RETURN_IF_ERROR(numerics_.Prepare(model, kernels, max_rows, width, arena, detail));
   EDGENMT_RETURN_IF_ERROR(PrepareLayers(model, max_src_len, arena, detail));
 
@@ -56,16 +59,21 @@ Status RnnDecoder<N>::Prepare(const Model& model, const KernelTable* kernels,
   }
   attentional_ = arena->AllocateArray<Hidden>(rows, H);
   concat_ = has_attention()
-                ? arena->AllocateArray<Hidden>(rows, static_cast<size_t>(context_size_) + H)
+                ? arena->AllocateScratchArray<Hidden>(rows, static_cast<size_t>(context_size_) + H)
                 : nullptr;
   const int32_t input_size = DecoderInputSize(c);
-  input_scratch_ = arena->AllocateArray<Hidden>(N::InputScratchElements(max_rows, input_size));
-  gates_ = arena->AllocateArray<Acc>(rows, static_cast<size_t>(GateCount(c.cell)) * H);
+  input_scratch_ = arena->AllocateScratchArray<Hidden>(N::InputScratchElements(max_rows, input_size));
+  gates_ = arena->AllocateScratchArray<Acc>(rows, static_cast<size_t>(GateCount(c.cell)) * H);
   // The float scheme computes products straight into h̃ and the log-probs (Acc is their type).
-  acc_ = std::is_same<Acc, float>::value ? nullptr : arena->AllocateArray<Acc>(rows, V > H ? V : H);
-  log_probs_ = arena->AllocateArray<float>(rows, V);
+  acc_ = std::is_same<Acc, float>::value ? nullptr : arena->AllocateScratchArray<Acc>(rows, V > H ? V : H);
+  log_probs_ = arena->AllocateScratchArray<float>(rows, V);
+  if constexpr (std::is_same<typename N::LogProb, float>::value) {
+    exact_log_probs_ = log_probs_;
+  } else {
+    exact_log_probs_ = arena->AllocateScratchArray<typename N::LogProb>(rows, V);
+  }
   const size_t row_bytes = H * (sizeof(State) > sizeof(Hidden) ? sizeof(State) : sizeof(Hidden));
-  gather_ = arena->AllocateArray<unsigned char>(rows, row_bytes);
+  gather_ = arena->AllocateScratchArray<unsigned char>(rows, row_bytes);
   rows_ = 0;
   step_ = 0;
   return Status::kOk;
@@ -76,7 +84,10 @@ Status RnnDecoder<N>::PrepareLayers(const Model& model, int32_t max_src_len, Are
                                     ErrorDetail* detail) {
   const ModelConfig& c = model.config();
   const N* n = &numerics_;
+  arena->SetScratchPhase(ScratchPhase::kEncode);
   EDGENMT_RETURN_IF_ERROR(encoder_.Prepare(n, model, max_src_len, arena, detail));
+  EDGENMT_RETURN_IF_ERROR(bridge_.Prepare(n, model, arena, detail));
+  arena->SetScratchPhase(ScratchPhase::kStep);
   EDGENMT_RETURN_IF_ERROR(n->BindEmbedding(model, "tgt_embed.weight", vocab_size_, c.tgt_embed,
                                            arena, &embedding_, detail));
   const int32_t encoder_cells = c.enc_layers * (c.bidirectional ? 2 : 1);
@@ -94,7 +105,6 @@ Status RnnDecoder<N>::PrepareLayers(const Model& model, int32_t max_src_len, Are
     b.observer_index = encoder_cells + l;
     EDGENMT_RETURN_IF_ERROR(cells_[l].Prepare(n, model, b, max_rows_, l > 0, arena, detail));
   }
-  EDGENMT_RETURN_IF_ERROR(bridge_.Prepare(n, model, arena, detail));
   if (has_attention()) {
     EDGENMT_RETURN_IF_ERROR(attention_.Prepare(n, model, max_src_len, max_rows_, arena, detail));
   }
@@ -177,7 +187,16 @@ void RnnDecoder<N>::Generate(int32_t rows) {
   Acc* logits = acc_ != nullptr ? acc_ : reinterpret_cast<Acc*>(log_probs_);
   numerics_.Linear(generator_, rows, attentional_, generator_bias_, logits, false);
   for (int32_t r = 0; r < rows; ++r) {
-    numerics_.LogSoftmax(vocab_size_, logits + r * V, log_probs_ + r * V);
+    numerics_.LogSoftmax(vocab_size_, logits + r * V, exact_log_probs_ + r * V, log_probs_ + r * V);
+  }
+}
+
+template <class N>
+int32_t* RnnDecoder<N>::log_probs_q16() {
+  if constexpr (std::is_same<typename N::LogProb, int32_t>::value) {
+    return exact_log_probs_;
+  } else {
+    return nullptr;
   }
 }
 

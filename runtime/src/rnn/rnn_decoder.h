@@ -42,6 +42,7 @@ class RnnDecoder final : public SequenceDecoder {
   void Step(const int32_t* prev_tokens, int32_t rows) override;
   void Reorder(const int32_t* parents, int32_t new_rows) override;
   float* log_probs() override { return log_probs_; }
+  int32_t* log_probs_q16() override;
   const float* attention() const override {
     return has_attention() ? attention_.weights() : nullptr;
   }
@@ -89,6 +90,7 @@ class RnnDecoder final : public SequenceDecoder {
   Acc* gates_ = nullptr;               // [max_rows, G*H] layer 0
   Acc* acc_ = nullptr;                 // [max_rows, max(H, V)]
   float* log_probs_ = nullptr;         // [max_rows, V]
+  typename N::LogProb* exact_log_probs_ = nullptr;  // [max_rows, V]; log_probs_ when float
   unsigned char* gather_ = nullptr;    // Reorder scratch: max_rows rows of h or State
 
   int32_t rows_ = 0;

@@ -3,15 +3,35 @@
 #include <math.h>
 #include <string.h>
 
+#include "edgenmt/fixed_point.h"
 #include "profile_scope.h"
 
 namespace edgenmt {
 namespace {
 
-// lp(n) = ((5 + n) / 6)^alpha, n = output tokens plus one for </s>.
-double LengthPenalty(double alpha, int32_t n) {
-  return alpha == 0.0 ? 1.0 : pow((5.0 + static_cast<double>(n)) / 6.0, alpha);
+// lp(n) = ((5 + n) / 6)^alpha, n = output tokens plus one for </s>. Single precision: the
+// runtime uses no double math (FPU-less cores emulate it).
+float LengthPenalty(float alpha, int32_t n) {
+  return alpha == 0.0f ? 1.0f : powf((5.0f + static_cast<float>(n)) / 6.0f, alpha);
 }
+
+// Cumulative log-prob arithmetic per score type: float for the float schemes, Q15.16 int32 for
+// integer-only decoders (docs/INT8.md "Generator and beam scores"), so int8-full ranks its
+// hypotheses on exact integer sums.
+template <typename Score>
+struct ScoreMath;
+template <>
+struct ScoreMath<float> {
+  static float Masked() { return -INFINITY; }
+  static float Add(float a, float b) { return a + b; }
+  static float ToFloat(float x) { return x; }
+};
+template <>
+struct ScoreMath<int32_t> {
+  static int32_t Masked() { return fxp::kInt32Min; }
+  static int32_t Add(int32_t a, int32_t b) { return fxp::SaturatingAdd(a, b); }
+  static float ToFloat(int32_t x) { return static_cast<float>(x) * (1.0f / 65536.0f); }
+};
 
 }  // namespace
 
@@ -35,23 +55,25 @@ Status BeamSearch::Prepare(int32_t max_beam, int32_t max_nbest, int32_t max_tgt_
   const size_t beam = static_cast<size_t>(max_beam);
   const size_t steps = static_cast<size_t>(max_tgt_len);
   const size_t src = static_cast<size_t>(max_src_len);
-  live_scores_ = arena->AllocateArray<float>(beam);
-  next_scores_ = arena->AllocateArray<float>(beam);
-  live_tokens_ = arena->AllocateArray<int32_t>(beam);
-  next_tokens_ = arena->AllocateArray<int32_t>(beam);
-  next_parents_ = arena->AllocateArray<int32_t>(beam);
-  cand_scores_ = arena->AllocateArray<float>(beam);
-  cand_parents_ = arena->AllocateArray<int32_t>(beam);
-  cand_tokens_ = arena->AllocateArray<int32_t>(beam);
-  history_parents_ = arena->AllocateArray<int32_t>(steps, beam);
-  history_tokens_ = arena->AllocateArray<int32_t>(steps, beam);
+  // Scores are float or int32 (both 4 bytes) depending on the decoder: raw storage.
+  static_assert(sizeof(float) == sizeof(int32_t), "score storage is shared");
+  live_scores_ = arena->AllocateScratchArray<int32_t>(beam);
+  next_scores_ = arena->AllocateScratchArray<int32_t>(beam);
+  live_tokens_ = arena->AllocateScratchArray<int32_t>(beam);
+  next_tokens_ = arena->AllocateScratchArray<int32_t>(beam);
+  next_parents_ = arena->AllocateScratchArray<int32_t>(beam);
+  cand_scores_ = arena->AllocateScratchArray<int32_t>(beam);
+  cand_parents_ = arena->AllocateScratchArray<int32_t>(beam);
+  cand_tokens_ = arena->AllocateScratchArray<int32_t>(beam);
+  history_parents_ = arena->AllocateScratchArray<int32_t>(steps, beam);
+  history_tokens_ = arena->AllocateScratchArray<int32_t>(steps, beam);
   if (track_coverage_) {
-    coverage_ = arena->AllocateArray<float>(beam, src);
-    coverage_next_ = arena->AllocateArray<float>(beam, src);
+    coverage_ = arena->AllocateScratchArray<float>(beam, src);
+    coverage_next_ = arena->AllocateScratchArray<float>(beam, src);
   }
-  if (keep_attention_) attention_history_ = arena->AllocateArray<float>(steps, beam, src);
-  finished_ = arena->AllocateArray<Finished>(beam);
-  order_ = arena->AllocateArray<int32_t>(beam);
+  if (keep_attention_) attention_history_ = arena->AllocateScratchArray<float>(steps, beam, src);
+  finished_ = arena->AllocateScratchArray<Finished>(beam);
+  order_ = arena->AllocateScratchArray<int32_t>(beam);
   result_ids_ = arena->AllocateArray<int32_t>(static_cast<size_t>(max_nbest), steps);
   if (keep_attention_) {
     result_attention_ = arena->AllocateArray<float>(static_cast<size_t>(max_nbest), steps, src);
@@ -74,23 +96,26 @@ int32_t BeamSearch::MaxSteps(const SearchOptions& options, int32_t src_len) {
 // token's log-prob), best first. Scanning in (row, token) order and inserting a candidate only
 // after every kept one with an equal score implements the tie rule: earlier parent, then lower
 // token id. Returns how many were kept (count unless there are fewer candidates).
-int32_t BeamSearch::SelectCandidates(const float* log_probs, int32_t rows, int32_t vocab,
+template <typename Score>
+int32_t BeamSearch::SelectCandidates(const Score* log_probs, int32_t rows, int32_t vocab,
                                      int32_t count) {
+  const Score* live_scores = Scores<Score>(live_scores_);
+  Score* cand_scores = Scores<Score>(cand_scores_);
   int32_t kept = 0;
   for (int32_t r = 0; r < rows; ++r) {
-    const float base = live_scores_[r];
-    const float* row = log_probs + static_cast<int64_t>(r) * vocab;
+    const Score base = live_scores[r];
+    const Score* row = log_probs + static_cast<int64_t>(r) * vocab;
     for (int32_t v = 0; v < vocab; ++v) {
-      const float score = base + row[v];
-      if (kept == count && !(score > cand_scores_[kept - 1])) continue;
+      const Score score = ScoreMath<Score>::Add(base, row[v]);
+      if (kept == count && !(score > cand_scores[kept - 1])) continue;
       int32_t pos = kept == count ? count - 1 : kept++;
-      while (pos > 0 && cand_scores_[pos - 1] < score) {
-        cand_scores_[pos] = cand_scores_[pos - 1];
+      while (pos > 0 && cand_scores[pos - 1] < score) {
+        cand_scores[pos] = cand_scores[pos - 1];
         cand_parents_[pos] = cand_parents_[pos - 1];
         cand_tokens_[pos] = cand_tokens_[pos - 1];
         --pos;
       }
-      cand_scores_[pos] = score;
+      cand_scores[pos] = score;
       cand_parents_[pos] = r;
       cand_tokens_[pos] = v;
     }
@@ -99,23 +124,36 @@ int32_t BeamSearch::SelectCandidates(const float* log_probs, int32_t rows, int32
 }
 
 // logprob / lp(|Y| + 1) + cp(Y), cp = beta * sum_s log(min(max(coverage_s, 1e-6), 1)).
-double BeamSearch::FinalScore(const SearchOptions& options, double log_prob, int32_t length,
-                              const float* coverage, int32_t src_len) const {
-  double score = log_prob / LengthPenalty(options.alpha, length + 1);
+float BeamSearch::FinalScore(const SearchOptions& options, float log_prob, int32_t length,
+                             const float* coverage, int32_t src_len) const {
+  float score = log_prob / LengthPenalty(options.alpha, length + 1);
   if (options.beta > 0.0f && coverage != nullptr) {
-    double penalty = 0.0;
+    float penalty = 0.0f;
     for (int32_t s = 0; s < src_len; ++s) {
       // The 1e-6 floor keeps cp finite under local attention (exact zeros outside windows).
-      double c = static_cast<double>(coverage[s]);
-      c = c < 1e-6 ? 1e-6 : (c > 1.0 ? 1.0 : c);
-      penalty += log(c);
+      float c = coverage[s];
+      c = c < 1e-6f ? 1e-6f : (c > 1.0f ? 1.0f : c);
+      penalty += logf(c);
     }
-    score += static_cast<double>(options.beta) * penalty;
+    score += options.beta * penalty;
   }
   return score;
 }
 
 void BeamSearch::Run(SequenceDecoder* decoder, const SearchOptions& options) {
+  if (int32_t* exact = decoder->log_probs_q16()) {
+    RunScored<int32_t>(decoder, exact, options);
+  } else {
+    RunScored<float>(decoder, decoder->log_probs(), options);
+  }
+}
+
+template <typename Score>
+void BeamSearch::RunScored(SequenceDecoder* decoder, Score* log_probs, const SearchOptions& options) {
+  using Math = ScoreMath<Score>;
+  Score* live_scores = Scores<Score>(live_scores_);
+  Score* next_scores = Scores<Score>(next_scores_);
+  const Score* cand_scores = Scores<Score>(cand_scores_);
   const int32_t S = decoder->src_len();
   const int32_t V = decoder->vocab_size();
   const int32_t eos = decoder->eos_id();
@@ -128,7 +166,7 @@ void BeamSearch::Run(SequenceDecoder* decoder, const SearchOptions& options) {
   num_finished_ = 0;
   num_results_ = 0;
   int32_t live = 1;
-  live_scores_[0] = 0.0f;
+  live_scores[0] = 0;
   live_tokens_[0] = decoder->bos_id();
   if (use_coverage) memset(coverage_, 0, cov_row_bytes);
 
@@ -138,9 +176,8 @@ void BeamSearch::Run(SequenceDecoder* decoder, const SearchOptions& options) {
       ProfileScope step(ProfileStage::kDecoderStep);
       decoder->Step(live_tokens_, live);
     }
-    float* log_probs = decoder->log_probs();
     if (t < options.min_len) {
-      for (int32_t r = 0; r < live; ++r) log_probs[static_cast<int64_t>(r) * V + eos] = -INFINITY;
+      for (int32_t r = 0; r < live; ++r) log_probs[static_cast<int64_t>(r) * V + eos] = Math::Masked();
     }
     const float* attention = decoder->attention();
     if (keep_attention_) {
@@ -166,14 +203,14 @@ void BeamSearch::Run(SequenceDecoder* decoder, const SearchOptions& options) {
         f.length = t;
         f.row = parent;
         f.eos = true;
-        f.log_prob = cand_scores_[j];
+        f.log_prob = Math::ToFloat(cand_scores[j]);
         f.score = FinalScore(options, f.log_prob, t,
                              use_coverage ? coverage_ + static_cast<int64_t>(parent) * S : nullptr,
                              S);
       } else {
         next_parents_[next_live] = parent;
         next_tokens_[next_live] = cand_tokens_[j];
-        next_scores_[next_live] = cand_scores_[j];
+        next_scores[next_live] = cand_scores[j];
         step_parents[next_live] = parent;
         step_tokens[next_live] = cand_tokens_[j];
         ++next_live;
@@ -194,7 +231,7 @@ void BeamSearch::Run(SequenceDecoder* decoder, const SearchOptions& options) {
       coverage_next_ = swap;
     }
     live = next_live;
-    memcpy(live_scores_, next_scores_, sizeof(float) * static_cast<size_t>(live));
+    memcpy(live_scores, next_scores, sizeof(Score) * static_cast<size_t>(live));
     memcpy(live_tokens_, next_tokens_, sizeof(int32_t) * static_cast<size_t>(live));
 
     if (t + 1 == max_steps) {
@@ -204,7 +241,7 @@ void BeamSearch::Run(SequenceDecoder* decoder, const SearchOptions& options) {
         f.length = t + 1;
         f.row = r;
         f.eos = false;
-        f.log_prob = live_scores_[r];
+        f.log_prob = Math::ToFloat(live_scores[r]);
         f.score = FinalScore(options, f.log_prob, t + 1,
                              use_coverage ? coverage_ + static_cast<int64_t>(r) * S : nullptr, S);
       }
@@ -214,11 +251,11 @@ void BeamSearch::Run(SequenceDecoder* decoder, const SearchOptions& options) {
     }
     // Early stop: no live hypothesis can beat the N-th best finished score any more.
     if (num_finished_ >= N) {
-      float best_live = live_scores_[0];
-      for (int32_t r = 1; r < live; ++r) best_live = live_scores_[r] > best_live ? live_scores_[r] : best_live;
-      const double bound = static_cast<double>(best_live) / LengthPenalty(options.alpha, max_steps + 1);
+      Score best_live = live_scores[0];
+      for (int32_t r = 1; r < live; ++r) best_live = live_scores[r] > best_live ? live_scores[r] : best_live;
+      const float bound = Math::ToFloat(best_live) / LengthPenalty(options.alpha, max_steps + 1);
       // N-th best finished score: count how many finished scores are strictly better.
-      double nth = 0.0;
+      float nth = 0.0f;
       for (int32_t i = 0; i < num_finished_; ++i) {
         int32_t better = 0, equal_before = 0;
         for (int32_t j = 0; j < num_finished_; ++j) {
@@ -278,7 +315,7 @@ void BeamSearch::BuildResults(const SearchOptions& options, int32_t src_len) {
     result.ids = ids;
     result.length = f.length;
     result.log_prob = f.log_prob;
-    result.score = greedy ? f.log_prob : static_cast<float>(f.score);
+    result.score = greedy ? f.log_prob : f.score;
     result.ended_with_eos = f.eos;
     result.attention = attention;
     result.attention_steps = attention != nullptr ? attention_steps : 0;
@@ -286,3 +323,4 @@ void BeamSearch::BuildResults(const SearchOptions& options, int32_t src_len) {
 }
 
 }  // namespace edgenmt
+

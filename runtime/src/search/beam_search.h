@@ -69,12 +69,20 @@ class BeamSearch {
     int32_t row;          // row in the live set of step `length` (its parent row for </s>)
     bool eos;             // ended by </s> (else forced by max_steps)
     float log_prob;
-    double score;
+    float score;
   };
 
-  int32_t SelectCandidates(const float* log_probs, int32_t rows, int32_t vocab, int32_t count);
-  double FinalScore(const SearchOptions& options, double log_prob, int32_t length,
-                    const float* coverage, int32_t src_len) const;
+  // Score: float, or int32 Q15.16 for decoders with exact integer log-probs (log_probs_q16).
+  template <typename Score>
+  void RunScored(SequenceDecoder* decoder, Score* log_probs, const SearchOptions& options);
+  template <typename Score>
+  int32_t SelectCandidates(const Score* log_probs, int32_t rows, int32_t vocab, int32_t count);
+  template <typename Score>
+  static Score* Scores(int32_t* storage) {
+    return reinterpret_cast<Score*>(storage);
+  }
+  float FinalScore(const SearchOptions& options, float log_prob, int32_t length,
+                   const float* coverage, int32_t src_len) const;
   void BuildResults(const SearchOptions& options, int32_t src_len);
 
   int32_t max_beam_ = 0;
@@ -84,12 +92,12 @@ class BeamSearch {
   bool track_coverage_ = false;
   bool keep_attention_ = false;
 
-  float* live_scores_ = nullptr;      // cumulative log-prob per live row
-  float* next_scores_ = nullptr;
+  int32_t* live_scores_ = nullptr;    // cumulative log-prob per live row (float or Q15.16)
+  int32_t* next_scores_ = nullptr;
   int32_t* live_tokens_ = nullptr;    // previous token per live row (decoder input)
   int32_t* next_tokens_ = nullptr;
   int32_t* next_parents_ = nullptr;
-  float* cand_scores_ = nullptr;      // selected candidates, best first
+  int32_t* cand_scores_ = nullptr;    // selected candidates, best first (float or Q15.16)
   int32_t* cand_parents_ = nullptr;
   int32_t* cand_tokens_ = nullptr;
   int32_t* history_parents_ = nullptr;  // [max_tgt_len, max_beam]

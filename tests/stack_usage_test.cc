@@ -1,0 +1,129 @@
+// Peak stack of the runtime's entry points (issue: a Cortex-M main stack is often 4-8 KB), by
+// stack painting: each call runs alone on a thread whose stack is a buffer filled with a
+// pattern; the deepest byte overwritten gives the peak, including the libc routines the runtime
+// calls (memcpy, memset). An empty call on the same kind of thread is the baseline (thread start,
+// TLS). Limits: Model::Load, Translator::Init, Translate and ScoreIds stay within 1 KiB on every
+// scheme; RequiredArenaBytes plans into a Translator::State on its stack (it has no arena to
+// place it in), so it may use that object's size plus 1 KiB: firmware sizes its arena on the
+// host (edgenmt inspect, or the plan recorded in the model file) and calls only Init.
+#include <pthread.h>
+#include <string.h>
+
+#include <filesystem>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "edgenmt/model.h"
+#include "edgenmt/translator.h"
+#include "runtime_test_util.h"
+#include "translator_state.h"
+
+namespace edgenmt {
+namespace {
+
+constexpr size_t kEntryPointStackLimit = 1024;
+constexpr size_t kThreadStack = 256 * 1024;
+constexpr uint8_t kPaint = 0xA5;
+
+void* Trampoline(void* fn) {
+  (*static_cast<std::function<void()>*>(fn))();
+  return nullptr;
+}
+
+// Bytes of stack a thread running `fn` touched (stack grows down on every target we build).
+size_t TouchedStack(std::function<void()> fn) {
+  std::unique_ptr<uint8_t[]> owner(new uint8_t[kThreadStack + 64]);
+  uint8_t* stack = owner.get() + (64 - reinterpret_cast<uintptr_t>(owner.get()) % 64) % 64;
+  memset(stack, kPaint, kThreadStack);
+  pthread_attr_t attr;
+  pthread_attr_init(&attr);
+  pthread_attr_setstack(&attr, stack, kThreadStack);
+  pthread_t thread;
+  EXPECT_EQ(pthread_create(&thread, &attr, Trampoline, &fn), 0);
+  pthread_join(thread, nullptr);
+  pthread_attr_destroy(&attr);
+  size_t untouched = 0;
+  while (untouched < kThreadStack && stack[untouched] == kPaint) ++untouched;
+  return kThreadStack - untouched;
+}
+
+size_t PeakStack(const std::function<void()>& fn) {
+  static const size_t baseline = TouchedStack([] {});
+  const size_t touched = TouchedStack(fn);
+  return touched > baseline ? touched - baseline : 0;
+}
+
+class StackUsageTest : public ::testing::TestWithParam<QuantScheme> {};
+
+TEST_P(StackUsageTest, EntryPointsStayWithinTheLimit) {
+#if defined(__SANITIZE_ADDRESS__)
+  GTEST_SKIP() << "AddressSanitizer enlarges every frame";
+#endif
+  const QuantScheme scheme = GetParam();
+  const std::filesystem::path root = std::filesystem::path(EDGENMT_TEST_DATA_DIR) / "golden";
+  for (const char* name : {"local_p_general", "bahdanau", "global_concat", "none"}) {
+    SCOPED_TRACE(name);
+    auto loaded = testing::LoadCheckpointDir((root / name).string(),
+                                             testing::CalibratedOptions(scheme, 12, 50));
+    ASSERT_NE(loaded, nullptr);
+    SessionLimits limits;
+    limits.max_beam = 5;
+    limits.max_nbest = 2;
+    size_t bytes = 0;
+    const size_t plan_stack = PeakStack([&] {
+      EXPECT_EQ(RequiredArenaBytes(loaded->model, limits, &bytes), Status::kOk);
+    });
+    EXPECT_LE(plan_stack, sizeof(Translator::State) + kEntryPointStackLimit);
+
+    Model reloaded;
+    const size_t load_stack = PeakStack([&] {
+      EXPECT_EQ(reloaded.Load(loaded->model.buffer(), loaded->model.buffer_size()), Status::kOk);
+    });
+    EXPECT_LE(load_stack, kEntryPointStackLimit) << "Model::Load";
+
+    testing::AlignedArena arena(bytes);
+    Translator translator;
+    const size_t init_stack = PeakStack([&] {
+      EXPECT_EQ(translator.Init(&reloaded, arena.data(), bytes, limits), Status::kOk);
+    });
+    EXPECT_LE(init_stack, kEntryPointStackLimit) << "Translator::Init";
+    testing::AlignedArena small(bytes / 2);
+    Translator refused;
+    const size_t refused_stack = PeakStack([&] {
+      EXPECT_EQ(refused.Init(&reloaded, small.data(), bytes / 2, limits), Status::kArenaTooSmall);
+    });
+    EXPECT_LE(refused_stack, kEntryPointStackLimit) << "Translator::Init, arena too small";
+
+    for (int32_t beam : {1, 5}) {
+      TranslateOptions options = TranslateOptions::FromModel(reloaded);
+      options.beam = beam;
+      options.nbest = beam == 1 ? 1 : 2;
+      options.max_len = 12;
+      TranslationResult result;
+      const size_t translate_stack = PeakStack([&] {
+        EXPECT_EQ(translator.Translate("abcde", 5, options, &result), Status::kOk);
+      });
+      EXPECT_LE(translate_stack, kEntryPointStackLimit) << "Translate, beam " << beam;
+    }
+    const int32_t src[3] = {4, 5, 6}, tgt[2] = {4, 5};
+    float log_probs[3];
+    const size_t score_stack = PeakStack([&] {
+      EXPECT_EQ(translator.ScoreIds(src, 3, tgt, 2, log_probs), Status::kOk);
+    });
+    EXPECT_LE(score_stack, kEntryPointStackLimit) << "ScoreIds";
+    printf("[ stack    ] %s scheme %d: Load %zu, Init %zu (too small %zu), ScoreIds %zu, "
+           "RequiredArenaBytes %zu (State %zu) bytes\n", name, static_cast<int>(scheme), load_stack,
+           init_stack, refused_stack, score_stack, plan_stack, sizeof(Translator::State));
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(AllSchemes, StackUsageTest,
+                         ::testing::Values(QuantScheme::kFloat32, QuantScheme::kInt8Hybrid,
+                                           QuantScheme::kInt8Full));
+
+}  // namespace
+}  // namespace edgenmt
