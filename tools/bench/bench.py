@@ -39,9 +39,12 @@ from g2p_metrics import read_tsv, score  # noqa: E402  (pure Python: bench.py ne
 PY = "/usr/bin/python3"
 BACKENDS = ("reference", "simd", "xnnpack", "auto")
 SCHEMES = ("f32", "int8", "int8-full")
-# How the CLI refuses a backend: an unknown name ("--backend must be reference, ...") or one
-# that is known but not compiled in ("kernel backend X is not compiled into this build").
-NOT_BUILT = re.compile(r"--backend must be|not compiled into this build|unknown backend", re.I)
+# How the CLI refuses a backend: today an unknown name ("--backend must be reference, xnnpack or
+# neon", exit 1) or a known one not compiled in ("kernel backend xnnpack is not compiled into
+# this build", exit 5). A failing run is "not built" only when its message is about the backend
+# and says so; any other failure (a crash, a wrong model) stops the bench.
+NOT_BUILT = re.compile(r"--backend must be|backend.*(not compiled|not built|not available|"
+                       r"unavailable|unknown|unsupported)", re.I)
 
 
 def run_measured(cmd):
@@ -179,14 +182,15 @@ def ort_rows(args, sources, words, refs):
 # ---- report -------------------------------------------------------------------------------
 def fmt_table(rows):
     header = ("runtime", "model", "decoding", "words/s", "µs/word", "peak RSS", "model",
-              "WER %", "floor µs", "efficiency")
+              "arena", "WER %", "floor µs", "efficiency")
     cells = []
     for r in rows:
         if "wps" not in r:
-            cells.append((r["runtime"], r["model"], r["decoding"], "-", "-", "-", "-", "-", "-", "-"))
+            cells.append((r["runtime"], r["model"], r["decoding"]) + ("-",) * (len(header) - 3))
             continue
         cells.append((r["runtime"], r["model"], r["decoding"], f"{r['wps']:.1f}", f"{r['us']:.0f}",
                       f"{r['rss'] / 1024:.1f} MiB", f"{r['bytes'] / 1024:.0f} KiB",
+                      f"{r['arena'] / 1024:.1f} KiB" if r.get("arena") else "-",
                       f"{r['wer']:.2f}",
                       f"{r['floor_us']:.0f}" if r.get("floor_us") else "-",
                       f"{100 * r['eff']:.1f} %" if r.get("eff") else "-"))
@@ -247,6 +251,9 @@ def main():
           f"load average {load0[0]:.2f} at start, {os.getloadavg()[0]:.2f} at end")
     print(fmt_table(rows))
     print()
+    for r in rows:
+        if r.get("note"):
+            print(f"{r['runtime']}: {r['decoding']}: {r['note']}")
     for r in [t_q1, t_q5] + [r for r in ort if "hyps" in r]:
         base = t_f1 if r["decoding"] == "greedy" else t_f5
         same = sum(a == b for a, b in zip(r["hyps"], base["hyps"]))
