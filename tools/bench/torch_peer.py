@@ -67,9 +67,8 @@ def load_model(checkpoint, quant):
             # qnnpack ignores with a glog warning on every call (~75 lines per word, inside the
             # timed loop). Version 3 calls the same op without it: same numbers, no warnings.
             for m in model.modules():
-                if type(m).__name__ == "DynamicQuantizedLinear" or hasattr(m, "_packed_params"):
-                    if hasattr(m, "version"):
-                        m.version = 3
+                if isinstance(m, torch.ao.nn.quantized.dynamic.Linear):
+                    m.version = 3
     model.eval()
     return model, sv, tv
 
