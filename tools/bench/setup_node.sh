@@ -4,10 +4,10 @@
 #
 #   tools/bench/setup_node.sh [DIR]      (default build/bench-node)
 #
-# --ignore-scripts: the package's postinstall only fetches optional GPU providers (CUDA,
-# TensorRT) from a download host; the CPU library we use, libonnxruntime.so.1, ships inside the
-# npm tarball (bin/napi-v6/linux/<arch>/), which is checked below. Needs node and npm
-# (scripts/install-deps.sh) and the npm registry.
+# --ignore-scripts: the package's postinstall (script/install.js) only fetches the CUDA provider
+# libraries for linux/x64 from NuGet, a host the build machines cannot reach; the CPU library we
+# use, libonnxruntime.so.1, ships inside the npm tarball (bin/napi-v6/linux/<arch>/), which is
+# checked below. Needs node and npm (scripts/install-deps.sh) and the npm registry, once.
 set -euo pipefail
 
 VERSION=1.30.0
