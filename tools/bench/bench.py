@@ -41,10 +41,12 @@ BACKENDS = ("reference", "simd", "xnnpack", "auto")
 SCHEMES = ("f32", "int8", "int8-full")
 # How the CLI refuses a backend: today an unknown name ("--backend must be reference, xnnpack or
 # neon", exit 1) or a known one not compiled in ("kernel backend xnnpack is not compiled into
-# this build", exit 5). A failing run is "not built" only when its message is about the backend
-# and says so; any other failure (a crash, a wrong model) stops the bench.
+# this build", exit 5): the backend is "not built" and its other rows are skipped. A backend
+# that is built but lacks what one scheme needs ("kernel backend lacks the int8 hybrid kernels")
+# gets one "not supported" row for that scheme. Any other failure stops the bench.
 NOT_BUILT = re.compile(r"--backend must be|backend.*(not compiled|not built|not available|"
-                       r"unavailable|unknown|unsupported)", re.I)
+                       r"unavailable|unknown)", re.I)
+NOT_SUPPORTED = re.compile(r"backend.*(lacks|unsupported|not supported|not implemented)", re.I)
 
 
 def run_measured(cmd):
@@ -84,10 +86,11 @@ def row(runtime, model, decoding, wps, rss_kib, model_bytes, wer, **extra):
 def edgenmt_rows(args, models, floors):
     rows = []
     for backend in args.backends:
-        refused = None
+        refused = lacks = None
         for scheme in SCHEMES:
             if scheme not in models or refused:
                 continue
+            lacks = None
             for beam in (1, 5):
                 cmd = [args.cli, "eval", "-m", models[scheme], "--data", args.data,
                        "--beam", str(beam), "--alpha", "0", "--beta", "0",
@@ -99,18 +102,24 @@ def edgenmt_rows(args, models, floors):
                     if code != 0 and NOT_BUILT.search(err):
                         refused = err.strip().splitlines()[-1]
                         break
+                    if code != 0 and NOT_SUPPORTED.search(err):
+                        lacks = err.strip().splitlines()[-1]
+                        break
                     if code != 0:
                         sys.exit(f"bench: {' '.join(cmd)} failed ({code}):\n{err}")
                     m = re.search(r"([0-9.]+) words/s .*arena (\d+) bytes, model (\d+) bytes", err)
                     wer = float(re.search(r"WER=([0-9.]+)", out.strip().splitlines()[-1]).group(1))
                     wps, rss = max(wps, float(m.group(1))), max(rss, rss_i)
-                if refused:
+                if refused or lacks:
                     break
                 f = floors[scheme][beam]
                 rows.append(row(f"edgenmt {backend}", scheme, "greedy" if beam == 1 else "beam 5",
                                 wps, rss, int(m.group(3)), wer, floor_us=f,
                                 eff=f / (1e6 / wps) if wps else None, arena=int(m.group(2)),
                                 scheme=scheme, beam=beam, backend=backend))
+            if lacks:
+                rows.append(dict(runtime=f"edgenmt {backend}", model=scheme,
+                                 decoding="not supported", note=lacks))
         if refused:
             rows.append(dict(runtime=f"edgenmt {backend}", model="-", decoding="not built",
                              note=refused))
