@@ -43,7 +43,8 @@ SCHEMES = ("f32", "int8", "int8-full")
 # neon", exit 1) or a known one not compiled in ("kernel backend xnnpack is not compiled into
 # this build", exit 5): the backend is "not built" and its other rows are skipped. A backend
 # that is built but lacks what one scheme needs ("kernel backend lacks the int8 hybrid kernels")
-# gets one "not supported" row for that scheme. Any other failure stops the bench.
+# gets one "not supported" row for that scheme. Any other failure is a "FAILED" row, and the
+# bench exits 1 after printing the table.
 NOT_BUILT = re.compile(r"--backend must be|backend.*(not compiled|not built|not available|"
                        r"unavailable|unknown)", re.I)
 NOT_SUPPORTED = re.compile(r"backend.*(lacks|unsupported|not supported|not implemented)", re.I)
@@ -86,11 +87,11 @@ def row(runtime, model, decoding, wps, rss_kib, model_bytes, wer, **extra):
 def edgenmt_rows(args, models, floors):
     rows = []
     for backend in args.backends:
-        refused = lacks = None
+        refused = None
         for scheme in SCHEMES:
             if scheme not in models or refused:
                 continue
-            lacks = None
+            lacks = failed = None
             for beam in (1, 5):
                 cmd = [args.cli, "eval", "-m", models[scheme], "--data", args.data,
                        "--beam", str(beam), "--alpha", "0", "--beta", "0",
@@ -106,20 +107,22 @@ def edgenmt_rows(args, models, floors):
                         lacks = err.strip().splitlines()[-1]
                         break
                     if code != 0:
-                        sys.exit(f"bench: {' '.join(cmd)} failed ({code}):\n{err}")
+                        failed = (err.strip().splitlines() or [f"exit {code}"])[-1]
+                        break
                     m = re.search(r"([0-9.]+) words/s .*arena (\d+) bytes, model (\d+) bytes", err)
                     wer = float(re.search(r"WER=([0-9.]+)", out.strip().splitlines()[-1]).group(1))
                     wps, rss = max(wps, float(m.group(1))), max(rss, rss_i)
-                if refused or lacks:
+                if refused or lacks or failed:
                     break
                 f = floors[scheme][beam]
                 rows.append(row(f"edgenmt {backend}", scheme, "greedy" if beam == 1 else "beam 5",
                                 wps, rss, int(m.group(3)), wer, floor_us=f,
                                 eff=f / (1e6 / wps) if wps else None, arena=int(m.group(2)),
                                 scheme=scheme, beam=beam, backend=backend))
-            if lacks:
+            if lacks or failed:
                 rows.append(dict(runtime=f"edgenmt {backend}", model=scheme,
-                                 decoding="not supported", note=lacks))
+                                 decoding="not supported" if lacks else "FAILED",
+                                 note=lacks or failed, failed=bool(failed)))
         if refused:
             rows.append(dict(runtime=f"edgenmt {backend}", model="-", decoding="not built",
                              note=refused))
@@ -297,6 +300,8 @@ def main():
     ort_f1 = next((r for r in ort if r.get("model") == "float32"), None)
     print(f"speedup_vs_torch_float={speedup(fastest, t_f1)} "
           f"speedup_vs_torch_int8={speedup(fastest, t_q1)} speedup_vs_ort={speedup(fastest, ort_f1)}")
+    if any(r.get("failed") for r in rows):
+        sys.exit(1)
 
 
 if __name__ == "__main__":
