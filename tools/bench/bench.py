@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """edgenmt against its peers, in one run: speed, memory and accuracy on the shipped model.
 
-    /usr/bin/python3 tools/bench/bench.py [--words 2000] [--data data/g2p/test.tsv]
+    /usr/bin/python3 tools/bench/bench.py [--words 2000] [--repeat 1] [--backends reference,...]
 
 On the same first N distinct words of the data file, one word per call, one thread:
   * edgenmt (build/host/edgenmt eval) for every kernel backend in --backends (a backend the CLI
@@ -15,6 +15,10 @@ Per row: words/s, µs per word, the process's peak RSS, model bytes and WER; for
 also the weight-read floor and the efficiency floor / time (floor.py, bandwidth.c). Every
 figure is measured now, each row in its own process; nothing is cached but the build of
 bandwidth.c and the npm package (tools/bench/setup_node.sh, which `make bench` runs first).
+With --repeat N each row shows its fastest of N timed passes (this machine is shared and
+noisy; the load average at start and end is printed). A peer that cannot run here (no node,
+no python3-onnx) gets a "not available" row; an edgenmt row that fails for another reason than
+the backend gets a "FAILED" row and the bench exits 1 after the table.
 The last line is machine-readable: speedup_vs_torch_float=X speedup_vs_torch_int8=Y
 speedup_vs_ort=Z, edgenmt's fastest int8 greedy words/s (either int8 scheme, any backend)
 over each peer's greedy words/s.
