@@ -13,7 +13,8 @@
 #   make asan     build + run the C++ ctest suite under AddressSanitizer + UBSan (build/host-asan;
 #                 UBSan does not recover, so any finding fails); tests labelled python or slow
 #                 are skipped there (ASAN_SKIP_LABELS)
-#   make bench    words/s, arena, model size and peak RSS: edgenmt vs the PyTorch reference
+#   make bench    words/s, µs/word, peak RSS, model size, WER and weight-read floor: edgenmt
+#                 vs PyTorch (float, dynamic int8) and ONNX Runtime (float, int8), BENCH_WORDS words
 #   make fuzz     build the libFuzzer targets with clang-14 (build/fuzz) and run each for
 #                 FUZZ_SECONDS (default 600) from the committed seeds; fails on any finding
 SHELL := /bin/bash
@@ -36,6 +37,8 @@ SANITIZER_ENV := ASAN_OPTIONS=detect_leaks=1:check_initialization_order=1 \
 FUZZ_DIR := build/fuzz
 FUZZ_SECONDS ?= 600
 BENCH_WORDS ?= 2000
+# Timed passes per bench row; the fastest is shown (more passes: less noise on a shared machine).
+BENCH_REPEAT ?= 1
 FUZZ_TARGETS := model_load_fuzzer translate_fuzzer
 
 PREFIX ?= build/install
@@ -104,9 +107,12 @@ fuzz: deps
 	tests/fuzz/run_fuzzers.sh $(FUZZ_DIR) $(FUZZ_SECONDS); \
 	echo "make fuzz: build and $(FUZZ_SECONDS) s of fuzzing took $$(( $$(date +%s) - start )) s"
 
-# edgenmt against the PyTorch reference, side by side in one table (tools/bench/bench.py).
+# edgenmt against its peers (PyTorch float and dynamic int8, ONNX Runtime float and int8), side
+# by side in one table with the weight-read floor (tools/bench/bench.py). setup_node.sh installs
+# onnxruntime-node into build/bench-node once (npm registry).
 bench: deps build models
-	/usr/bin/python3 tools/bench/bench.py --words $(BENCH_WORDS)
+	tools/bench/setup_node.sh
+	/usr/bin/python3 tools/bench/bench.py --words $(BENCH_WORDS) --repeat $(BENCH_REPEAT)
 
 clean:
 	rm -rf build/host build/host-asan build/fuzz build/models build/armv7 build/aarch64

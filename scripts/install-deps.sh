@@ -23,7 +23,12 @@ PACKAGES=(
   python3-matplotlib
   # example data
   pocketsphinx-en-us
+  # make bench's ONNX Runtime peer: ONNX export/quantization and onnxruntime-node under node
+  python3-onnx nodejs
 )
+# npm: Debian's npm package conflicts with a nodejs that bundles npm (NodeSource's), and
+# installing it would remove that nodejs; ask for it only when no npm command exists.
+command -v npm >/dev/null 2>&1 || PACKAGES+=(npm)
 
 missing=()
 for pkg in "${PACKAGES[@]}"; do
