@@ -93,9 +93,14 @@ test-arm: test-armv7 test-aarch64
 
 test-cortex-m: test-cortex-m55 test-cortex-m7
 
+# The Linux presets' target sysroot (Debian architecture) from scripts/make-sysroot.sh.
+SYSROOT_ARCH_armv7 := armhf
+SYSROOT_ARCH_aarch64 := arm64
+
 test-armv7 test-aarch64 test-cortex-m55 test-cortex-m7: test-%: deps
 	@start=$$(date +%s); \
 	scripts/fetch-cross-headers.sh; \
+	$(if $(SYSROOT_ARCH_$*),scripts/make-sysroot.sh $(SYSROOT_ARCH_$*);) \
 	cmake --preset $*; \
 	cmake --build --preset $* -j $(JOBS); \
 	ctest --preset $* -j $(JOBS); \

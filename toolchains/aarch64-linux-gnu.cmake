@@ -11,6 +11,13 @@ set(CMAKE_CXX_FLAGS_INIT "-march=armv8-a")
 # Libraries and headers come from the cross toolchain's root (plus any root the preset adds in
 # CMAKE_FIND_ROOT_PATH, e.g. build/cross-headers); programs (flatc) from the host.
 list(APPEND CMAKE_FIND_ROOT_PATH /usr/aarch64-linux-gnu)
+# EDGENMT_SYSROOT: target libraries from Debian's packages (scripts/make-sysroot.sh); their
+# architecture-specific headers (OpenSSL's configuration.h) sit under usr/include/aarch64-linux-gnu.
+if(EDGENMT_SYSROOT)
+  list(APPEND CMAKE_FIND_ROOT_PATH ${EDGENMT_SYSROOT})
+  list(APPEND CMAKE_C_STANDARD_INCLUDE_DIRECTORIES ${EDGENMT_SYSROOT}/usr/include/aarch64-linux-gnu)
+  list(APPEND CMAKE_CXX_STANDARD_INCLUDE_DIRECTORIES ${EDGENMT_SYSROOT}/usr/include/aarch64-linux-gnu)
+endif()
 set(CMAKE_FIND_ROOT_PATH_MODE_PROGRAM NEVER)
 set(CMAKE_FIND_ROOT_PATH_MODE_LIBRARY ONLY)
 set(CMAKE_FIND_ROOT_PATH_MODE_INCLUDE ONLY)

@@ -14,6 +14,13 @@ set(CMAKE_CXX_FLAGS_INIT "${EDGENMT_ARMV7_FLAGS}")
 # Libraries and headers come from the cross toolchain's root (plus any root the preset adds in
 # CMAKE_FIND_ROOT_PATH, e.g. build/cross-headers); programs (flatc) from the host.
 list(APPEND CMAKE_FIND_ROOT_PATH /usr/arm-linux-gnueabihf)
+# EDGENMT_SYSROOT: target libraries from Debian's packages (scripts/make-sysroot.sh); their
+# architecture-specific headers (OpenSSL's configuration.h) sit under usr/include/arm-linux-gnueabihf.
+if(EDGENMT_SYSROOT)
+  list(APPEND CMAKE_FIND_ROOT_PATH ${EDGENMT_SYSROOT})
+  list(APPEND CMAKE_C_STANDARD_INCLUDE_DIRECTORIES ${EDGENMT_SYSROOT}/usr/include/arm-linux-gnueabihf)
+  list(APPEND CMAKE_CXX_STANDARD_INCLUDE_DIRECTORIES ${EDGENMT_SYSROOT}/usr/include/arm-linux-gnueabihf)
+endif()
 set(CMAKE_FIND_ROOT_PATH_MODE_PROGRAM NEVER)
 set(CMAKE_FIND_ROOT_PATH_MODE_LIBRARY ONLY)
 set(CMAKE_FIND_ROOT_PATH_MODE_INCLUDE ONLY)
