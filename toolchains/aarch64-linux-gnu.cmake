@@ -5,8 +5,16 @@ set(CMAKE_SYSTEM_PROCESSOR aarch64)
 
 set(CMAKE_C_COMPILER aarch64-linux-gnu-gcc)
 set(CMAKE_CXX_COMPILER aarch64-linux-gnu-g++)
-set(CMAKE_C_FLAGS_INIT "-march=armv8-a")
-set(CMAKE_CXX_FLAGS_INIT "-march=armv8-a")
+# EDGENMT_TARGET_CPU (optional, e.g. cortex-a53, cortex-a72, cortex-a76): tune for one core with
+# -mcpu instead of the generic -march=armv8-a (targets/linux-aarch64/README.md). Takes effect in a
+# fresh build directory (it initializes CMAKE_<LANG>_FLAGS).
+if(EDGENMT_TARGET_CPU)
+  set(EDGENMT_AARCH64_FLAGS "-mcpu=${EDGENMT_TARGET_CPU}")
+else()
+  set(EDGENMT_AARCH64_FLAGS "-march=armv8-a")
+endif()
+set(CMAKE_C_FLAGS_INIT "${EDGENMT_AARCH64_FLAGS}")
+set(CMAKE_CXX_FLAGS_INIT "${EDGENMT_AARCH64_FLAGS}")
 
 # Libraries and headers come from the cross toolchain's root (plus any root the preset adds in
 # CMAKE_FIND_ROOT_PATH, e.g. build/cross-headers); programs (flatc) from the host.

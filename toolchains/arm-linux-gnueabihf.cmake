@@ -7,7 +7,15 @@ set(CMAKE_C_COMPILER arm-linux-gnueabihf-gcc)
 set(CMAKE_CXX_COMPILER arm-linux-gnueabihf-g++)
 # 64-bit file offsets and inode numbers: without them readdir()/stat() fail with EOVERFLOW on
 # large file systems (the host tools and tests read model directories).
-set(EDGENMT_ARMV7_FLAGS "-march=armv7-a -mfpu=neon-vfpv4 -mfloat-abi=hard -D_FILE_OFFSET_BITS=64")
+# EDGENMT_TARGET_CPU (optional, e.g. cortex-a7, cortex-a53, cortex-a72): tune for one core with
+# -mcpu instead of the generic -march=armv7-a (targets/linux-armv7/README.md); NEON-VFPv4 and
+# hard float either way. Takes effect in a fresh build directory.
+if(EDGENMT_TARGET_CPU)
+  set(EDGENMT_ARMV7_ARCH "-mcpu=${EDGENMT_TARGET_CPU}")
+else()
+  set(EDGENMT_ARMV7_ARCH "-march=armv7-a")
+endif()
+set(EDGENMT_ARMV7_FLAGS "${EDGENMT_ARMV7_ARCH} -mfpu=neon-vfpv4 -mfloat-abi=hard -D_FILE_OFFSET_BITS=64")
 set(CMAKE_C_FLAGS_INIT "${EDGENMT_ARMV7_FLAGS}")
 set(CMAKE_CXX_FLAGS_INIT "${EDGENMT_ARMV7_FLAGS}")
 
