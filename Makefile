@@ -5,11 +5,17 @@
 #   make models   convert models/g2p-en -> build/models/g2p-en.{f32,int8,int8-full}.enmt
 #   make demo     translate a few words with the CLI and print the timing
 #   make test     deps, build, models, every test (C++ and the Python reference) via ctest, then
-#                 `make asan` and `make fuzz FUZZ_SECONDS=60`
+#                 `make test-arm`, `make test-cortex-m`, `make asan` and `make fuzz FUZZ_SECONDS=60`
 #   make test-arm cross-build the runtime and the portable tests for ARMv7-A (32-bit size_t;
 #                 toolchains/arm-linux-gnueabihf.cmake, preset "armv7", build/armv7) and ARMv8-A
 #                 (toolchains/aarch64-linux-gnu.cmake, preset "aarch64", build/aarch64) and run
 #                 them under qemu-arm / qemu-aarch64 (make test-armv7, make test-aarch64: one)
+#   make test-cortex-m  cross-build the runtime and the test firmware for Cortex-M55 (preset
+#                 "cortex-m55", MPS3 AN547, build/cortex-m55) and Cortex-M7 (preset "cortex-m7",
+#                 MPS2 AN500, build/cortex-m7) with arm-none-eabi-gcc and run them under
+#                 qemu-system-arm: the first 100 test words with build/models/g2p-en.int8-full.enmt,
+#                 greedy and beam 5, must equal the host CLI's output (needs make build models;
+#                 make test-cortex-m55, make test-cortex-m7: one). targets/cortex-m*/README.md
 #   make asan     build + run the C++ ctest suite under AddressSanitizer + UBSan (build/host-asan;
 #                 UBSan does not recover, so any finding fails); tests labelled python or slow
 #                 are skipped there (ASAN_SKIP_LABELS)
@@ -43,7 +49,8 @@ FUZZ_TARGETS := model_load_fuzzer translate_fuzzer
 
 PREFIX ?= build/install
 
-.PHONY: all deps configure build install models demo test test-arm test-armv7 test-aarch64 asan fuzz bench clean
+.PHONY: all deps configure build install models demo test test-arm test-armv7 test-aarch64 \
+        test-cortex-m test-cortex-m55 test-cortex-m7 asan fuzz bench clean
 
 all: build
 
@@ -81,16 +88,26 @@ demo: deps build models
 test: deps build models
 	ctest --test-dir $(BUILD_DIR) --output-on-failure -j $(JOBS)
 	$(MAKE) --no-print-directory test-arm
+	$(MAKE) --no-print-directory test-cortex-m
 	$(MAKE) --no-print-directory asan
 	$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=60
 
 test-arm: test-armv7 test-aarch64
 
-test-armv7 test-aarch64: test-%: deps
-	scripts/fetch-cross-headers.sh
-	cmake --preset $*
-	cmake --build --preset $* -j $(JOBS)
-	ctest --preset $* -j $(JOBS)
+test-cortex-m: test-cortex-m55 test-cortex-m7
+
+# The Linux presets' target sysroot (Debian architecture) from scripts/make-sysroot.sh.
+SYSROOT_ARCH_armv7 := armhf
+SYSROOT_ARCH_aarch64 := arm64
+
+test-armv7 test-aarch64 test-cortex-m55 test-cortex-m7: test-%: deps
+	@start=$$(date +%s); \
+	scripts/fetch-cross-headers.sh; \
+	$(if $(SYSROOT_ARCH_$*),scripts/make-sysroot.sh $(SYSROOT_ARCH_$*);) \
+	cmake --preset $*; \
+	cmake --build --preset $* -j $(JOBS); \
+	ctest --preset $* -j $(JOBS); \
+	echo "make test-$*: build and tests took $$(( $$(date +%s) - start )) s"
 
 asan: deps
 	@start=$$(date +%s); \
@@ -115,4 +132,5 @@ bench: deps build models
 	/usr/bin/python3 tools/bench/bench.py --words $(BENCH_WORDS) --repeat $(BENCH_REPEAT)
 
 clean:
-	rm -rf build/host build/host-asan build/fuzz build/models build/armv7 build/aarch64
+	rm -rf build/host build/host-asan build/fuzz build/models build/armv7 build/aarch64 \
+	  build/cortex-m55 build/cortex-m7

@@ -17,6 +17,10 @@ PACKAGES=(
   clang-14 libclang-rt-14-dev
   # ARM cross builds of the portable tests, run under QEMU (make test-arm)
   g++-arm-linux-gnueabihf g++-aarch64-linux-gnu qemu-user
+  # Cortex-M firmware (presets cortex-m55, cortex-m7), run under QEMU's MPS2/MPS3 boards
+  # (make test-cortex-m)
+  gcc-arm-none-eabi libnewlib-arm-none-eabi libstdc++-arm-none-eabi-dev
+  libstdc++-arm-none-eabi-newlib qemu-system-arm
   # PyTorch reference, training and golden data
   python3 python3-torch libopenblas0-pthread python3-numpy python3-tqdm python3-flatbuffers
   # alignment heatmaps (tools/plot_alignments.py)
