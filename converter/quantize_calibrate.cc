@@ -37,7 +37,7 @@ std::vector<CellCalibration> CalibrateCellFormats(
   if (GetKernelTable(KernelBackend::kReference, &kernels) != Status::kOk)
     throw ConvertError(kExitBadInput, "--dtype int8-full", "no reference kernels");
   auto decoder = std::make_unique<StepDecoder>();
-  ErrorDetail detail;
+  OwnedErrorDetail detail;
   Arena measuring;
   if (decoder->Prepare(model, kernels, c.max_src_len, 1, &measuring, &detail) != Status::kOk)
     throw ConvertError(kExitBadInput, "--dtype int8-full",

@@ -68,7 +68,7 @@ TEST_P(GoldenTest, TeacherForcedLogProbsAndAttention) {
   ASSERT_EQ(GetKernelTable(KernelBackend::kReference, &k), Status::kOk);
   const int32_t max_src = model.config().max_src_len;
   Arena measuring;
-  ErrorDetail detail;
+  OwnedErrorDetail detail;
   {
     StepDecoder probe;
     ASSERT_EQ(probe.Prepare(model, k, max_src, 1, &measuring, &detail), Status::kOk)

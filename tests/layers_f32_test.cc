@@ -53,7 +53,7 @@ double Sigmoid(double x) { return 1.0 / (1.0 + exp(-x)); }
 // The float scheme's kernels for a float32 model (needs no arena).
 std::unique_ptr<FloatNumerics> PrepareNumerics(const Model& model) {
   auto numerics = std::make_unique<FloatNumerics>();
-  ErrorDetail detail;
+  OwnedErrorDetail detail;
   Arena none;
   EXPECT_EQ(numerics->Prepare(model, &Kernels(), 1, 1, &none, &detail), Status::kOk)
       << detail.c_str();
@@ -82,11 +82,12 @@ void CheckCell(CellType cell_type) {
   const int32_t in = H;  // decoder layer 1: input is layer 0's output
   const auto numerics = PrepareNumerics(loaded->model);
   RecurrentCell<FloatNumerics> cell;
-  ErrorDetail detail;
+  OwnedErrorDetail detail;
   Arena arena;
   CellBinding binding;
   binding.cell = cell_type;
-  binding.prefix = "decoder.layers.1.";
+  binding.decoder = true;
+  binding.layer = 1;
   binding.input_size = in;
   binding.hidden_size = H;
   auto memory = PlanAndPrepare(
@@ -156,7 +157,7 @@ TEST_P(AttentionTest, MatchesHandComputation) {
   const int32_t E = 8, H = 8, A = 5, D = 2, rows = 3, S = 6;
   const auto numerics = PrepareNumerics(loaded->model);
   Attention<FloatNumerics> attention;
-  ErrorDetail detail;
+  OwnedErrorDetail detail;
   Arena arena;
   auto memory = PlanAndPrepare(
       [&](Arena* a) { return attention.Prepare(numerics.get(), loaded->model, 7, rows, a, &detail); },
@@ -249,7 +250,7 @@ TEST(LayersTest, BridgeMatchesHandComputation) {
   ASSERT_NE(loaded, nullptr);
   const auto numerics = PrepareNumerics(loaded->model);
   Bridge<FloatNumerics> bridge;
-  ErrorDetail detail;
+  OwnedErrorDetail detail;
   Arena arena;
   auto memory = PlanAndPrepare(
       [&](Arena* a) { return bridge.Prepare(numerics.get(), loaded->model, a, &detail); }, &arena);
@@ -286,7 +287,7 @@ TEST(LayersTest, DecoderRowsAreIndependentAndReorderGathersStates) {
   const ModelConfig config = testing::TinyConfig();
   auto loaded = testing::MakeRandomModel(config, 9);
   ASSERT_NE(loaded, nullptr);
-  ErrorDetail detail;
+  OwnedErrorDetail detail;
   const KernelTable* k = &Kernels();
   StepDecoder batched, single;
   Arena a1, a2;

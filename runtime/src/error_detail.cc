@@ -5,22 +5,27 @@ namespace {
 
 // Appends `text` to buffer[*length] keeping room for the NUL; truncates silently.
 void AppendText(char* buffer, size_t capacity, size_t* length, const char* text) {
+  if (capacity == 0) return;
   if (text == nullptr) text = "(null)";
   while (*text != '\0' && *length + 1 < capacity) buffer[(*length)++] = *text++;
   buffer[*length] = '\0';
 }
 
+// Digits written in place, then reversed (no temporary buffer: this runs deep in Init's stack).
 void AppendUnsigned(char* buffer, size_t capacity, size_t* length, uint64_t value) {
-  char digits[24];
-  int n = 0;
+  if (capacity == 0) return;
+  const size_t begin = *length;
   do {
-    digits[n++] = static_cast<char>('0' + value % 10);
+    if (*length + 1 >= capacity) break;
+    buffer[(*length)++] = static_cast<char>('0' + value % 10);
     value /= 10;
   } while (value != 0);
-  char text[24];
-  for (int i = 0; i < n; ++i) text[i] = digits[n - 1 - i];
-  text[n] = '\0';
-  AppendText(buffer, capacity, length, text);
+  for (size_t i = begin, j = *length; i + 1 < j; ++i, --j) {
+    const char t = buffer[i];
+    buffer[i] = buffer[j - 1];
+    buffer[j - 1] = t;
+  }
+  buffer[*length] = '\0';
 }
 
 void AppendSigned(char* buffer, size_t capacity, size_t* length, int64_t value) {
@@ -35,13 +40,13 @@ void AppendSigned(char* buffer, size_t capacity, size_t* length, int64_t value) 
 }  // namespace
 
 void ErrorDetail::AppendText(const char* text) {
-  ::edgenmt::AppendText(text_, kCapacity, &length_, text);
+  ::edgenmt::AppendText(text_, capacity_, &length_, text);
 }
 void ErrorDetail::AppendSigned(int64_t value) {
-  ::edgenmt::AppendSigned(text_, kCapacity, &length_, value);
+  ::edgenmt::AppendSigned(text_, capacity_, &length_, value);
 }
 void ErrorDetail::AppendUnsigned(uint64_t value) {
-  ::edgenmt::AppendUnsigned(text_, kCapacity, &length_, value);
+  ::edgenmt::AppendUnsigned(text_, capacity_, &length_, value);
 }
 
 void NameBuilder::Append(const char* text) {

@@ -2,6 +2,9 @@
 //
 // Usage: return detail->Fail(Status::kModelTensorInvalid, "tensor ", name, " has rank ", r);
 // Arguments may be C strings or integers of any width.
+//
+// ErrorDetail writes into a buffer it does not own (a Translator's or Model's error text, so
+// entry points keep no message buffer on their stack); OwnedErrorDetail carries its own.
 #ifndef EDGENMT_ERROR_DETAIL_H_
 #define EDGENMT_ERROR_DETAIL_H_
 
@@ -18,11 +21,19 @@ class ErrorDetail {
  public:
   static constexpr size_t kCapacity = 160;
 
+  // buffer: [capacity] bytes, outlives this object; capacity 0 (or a null buffer) drops text.
+  ErrorDetail(char* buffer, size_t capacity)
+      : text_(buffer), capacity_(buffer != nullptr ? capacity : 0) {
+    Clear();
+  }
+  ErrorDetail(const ErrorDetail&) = delete;
+  ErrorDetail& operator=(const ErrorDetail&) = delete;
+
   void Clear() {
     length_ = 0;
-    text_[0] = '\0';
+    if (capacity_ > 0) text_[0] = '\0';
   }
-  const char* c_str() const { return text_; }
+  const char* c_str() const { return capacity_ > 0 ? text_ : ""; }
 
   // Replaces the text with the concatenation of `parts` and returns `status`.
   template <typename... Parts>
@@ -49,14 +60,23 @@ class ErrorDetail {
   void AppendSigned(int64_t value);
   void AppendUnsigned(uint64_t value);
 
-  char text_[kCapacity] = {0};
+  char* text_;
+  size_t capacity_;
   size_t length_ = 0;
+};
+
+class OwnedErrorDetail : public ErrorDetail {
+ public:
+  OwnedErrorDetail() : ErrorDetail(storage_, kCapacity) {}
+
+ private:
+  char storage_[kCapacity] = {0};
 };
 
 // A tensor name assembled from parts ("decoder.layers.", 2, ".weight_ih"), bounded, no stdio.
 class NameBuilder {
  public:
-  static constexpr size_t kCapacity = 96;
+  static constexpr size_t kCapacity = 64;  // kMaxTensorNameLength
   template <typename... Parts>
   explicit NameBuilder(const Parts&... parts) {
     text_[0] = '\0';

@@ -281,7 +281,7 @@ Status Model::Load(const void* data, size_t size) {
         bool same = have.rank == want.rank;
         for (int32_t i = 0; same && i < want.rank; ++i) same = have.shape[i] == want.shape[i];
         if (!same) {
-          ErrorDetail have_shape, want_shape;
+          OwnedErrorDetail have_shape, want_shape;
           FormatShape(have.shape, have.rank, &have_shape);
           FormatShape(want.shape, want.rank, &want_shape);
           e->status = WriteDetail(e->detail, e->detail_size, Status::kModelTensorInvalid, "tensor ",

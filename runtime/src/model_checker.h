@@ -25,16 +25,8 @@ int CompareBytes(const char* a, uint32_t a_size, const char* b, uint32_t b_size)
 // stdio, so Cortex-M builds do not pull in printf) and returns `status`.
 template <typename... Parts>
 Status WriteDetail(char* out, size_t out_size, Status status, const Parts&... parts) {
-  ErrorDetail detail;
-  detail.Fail(status, parts...);
-  const char* text = detail.c_str();
-  size_t n = 0;
-  while (out_size > 0 && n + 1 < out_size && text[n] != '\0') {
-    out[n] = text[n];
-    ++n;
-  }
-  if (out_size > 0) out[n] = '\0';
-  return status;
+  ErrorDetail detail(out, out_size);  // straight into the caller's buffer
+  return detail.Fail(status, parts...);
 }
 
 // Each check returns kOk or writes its failure into the caller's detail buffer.

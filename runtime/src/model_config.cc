@@ -9,14 +9,8 @@ namespace {
 
 template <typename... Parts>
 Status Invalid(char* detail, size_t detail_size, const Parts&... parts) {
-  ErrorDetail text;
-  text.Fail(Status::kModelConfigInvalid, parts...);
-  if (detail != nullptr && detail_size > 0) {
-    size_t n = 0;
-    for (const char* p = text.c_str(); *p != '\0' && n + 1 < detail_size; ++p) detail[n++] = *p;
-    detail[n] = '\0';
-  }
-  return Status::kModelConfigInvalid;
+  ErrorDetail text(detail, detail_size);  // straight into the caller's buffer
+  return text.Fail(Status::kModelConfigInvalid, parts...);
 }
 
 bool InRange(int32_t value, int32_t lo, int32_t hi) { return value >= lo && value <= hi; }

@@ -9,7 +9,7 @@ namespace edgenmt {
 
 Status Translator::ScoreIds(const int32_t* src_ids, int32_t src_len, const int32_t* tgt_ids,
                             int32_t tgt_len, float* step_log_probs) {
-  ErrorDetail detail;
+  ErrorDetail detail(error_detail_, sizeof(error_detail_));
   Status status = Status::kOk;
   const int32_t src_vocab = initialized_ ? model_->config().src_vocab_size : 0;
   const int32_t tgt_vocab = initialized_ ? model_->config().tgt_vocab_size : 0;

@@ -87,14 +87,14 @@ Status FloatNumerics::BindCell(const Model& model, const CellBinding& b, int32_t
   const int32_t G = GateCount(b.cell) * b.hidden_size;
   out->cell = b.cell;
   out->hidden = b.hidden_size;
-  EDGENMT_RETURN_IF_ERROR(BindMatrix(model, NameBuilder(b.prefix, "weight_ih", b.suffix).c_str(),
+  EDGENMT_RETURN_IF_ERROR(BindMatrix(model, CellTensorName(b, "weight_ih").c_str(),
                                      G, b.input_size, arena, &out->w_ih, detail));
-  EDGENMT_RETURN_IF_ERROR(BindMatrix(model, NameBuilder(b.prefix, "weight_hh", b.suffix).c_str(),
+  EDGENMT_RETURN_IF_ERROR(BindMatrix(model, CellTensorName(b, "weight_hh").c_str(),
                                      G, b.hidden_size, arena, &out->w_hh, detail));
   EDGENMT_RETURN_IF_ERROR(
-      BindBias(model, NameBuilder(b.prefix, "bias_ih", b.suffix).c_str(), G, &out->b_ih, detail));
+      BindBias(model, CellTensorName(b, "bias_ih").c_str(), G, &out->b_ih, detail));
   EDGENMT_RETURN_IF_ERROR(
-      BindBias(model, NameBuilder(b.prefix, "bias_hh", b.suffix).c_str(), G, &out->b_hh, detail));
+      BindBias(model, CellTensorName(b, "bias_hh").c_str(), G, &out->b_hh, detail));
   out->hidden_gates = b.cell == CellType::kGru
                           ? arena->AllocateScratchArray<float>(static_cast<size_t>(max_rows),
                                                         static_cast<size_t>(G))

@@ -69,7 +69,7 @@ Status IntegerNumerics::BindCell(const Model& model, const CellBinding& b, int32
                                  Arena* arena, CellWeights* out, ErrorDetail* detail) const {
   (void)max_rows;
   const int32_t G = GateCount(b.cell) * b.hidden_size;
-  const NameBuilder w_ih(b.prefix, "weight_ih", b.suffix);
+  const NameBuilder w_ih = CellTensorName(b, "weight_ih");
   out->cell = b.cell;
   out->hidden = b.hidden_size;
   out->observer_index = b.observer_index;
@@ -82,16 +82,17 @@ Status IntegerNumerics::BindCell(const Model& model, const CellBinding& b, int32
     EDGENMT_RETURN_IF_ERROR(
         BindIntMatrix(model, w_ih.c_str(), G, b.input_size, kOneBits, &out->w_ih_hidden, detail));
   }
-  EDGENMT_RETURN_IF_ERROR(BindIntMatrix(model, NameBuilder(b.prefix, "weight_hh", b.suffix).c_str(),
+  EDGENMT_RETURN_IF_ERROR(BindIntMatrix(model, CellTensorName(b, "weight_hh").c_str(),
                                         G, b.hidden_size, kOneBits, &out->w_hh, detail));
   EDGENMT_RETURN_IF_ERROR(
-      BindBiasQ20(model, NameBuilder(b.prefix, "bias_ih", b.suffix).c_str(), G, &out->b_ih, detail));
+      BindBiasQ20(model, CellTensorName(b, "bias_ih").c_str(), G, &out->b_ih, detail));
   EDGENMT_RETURN_IF_ERROR(
-      BindBiasQ20(model, NameBuilder(b.prefix, "bias_hh", b.suffix).c_str(), G, &out->b_hh, detail));
+      BindBiasQ20(model, CellTensorName(b, "bias_hh").c_str(), G, &out->b_hh, detail));
   if (b.cell == CellType::kLstm &&
-      model.FindActivationFormat(b.state_format, &out->cell_int_bits) != Status::kOk) {
-    return detail->Fail(Status::kModelTensorMissing, "activation format ", b.state_format,
-                        " missing");
+      model.FindActivationFormat(CellStateFormatName(b).c_str(), &out->cell_int_bits) !=
+          Status::kOk) {
+    return detail->Fail(Status::kModelTensorMissing, "activation format ",
+                        CellStateFormatName(b).c_str(), " missing");
   }
   return Status::kOk;
 }

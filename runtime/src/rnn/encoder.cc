@@ -29,16 +29,13 @@ Status Encoder<N>::Prepare(const N* numerics, const Model& model, int32_t max_sr
   for (int32_t l = 0; l < layers_; ++l) {
     CellBinding b;
     b.cell = cell_;
-    b.prefix = "encoder.rnn.";
+    b.layer = l;
     b.input_size = l == 0 ? c.src_embed : output_size_;
     b.hidden_size = hidden_size_;
     b.embedding_columns = l == 0 ? c.src_embed : 0;
     b.embedding_scale_bits = N::EmbeddingScaleBits(embedding_);
     for (int32_t dir = 0; dir < (bidirectional_ ? 2 : 1); ++dir) {
-      const NameBuilder suffix("_l", l, dir == 0 ? "" : "_reverse");
-      const NameBuilder format("encoder.rnn.l", l, dir == 0 ? "" : "_reverse", ".cell");
-      b.suffix = suffix.c_str();
-      b.state_format = format.c_str();
+      b.reverse = dir == 1;
       b.observer_index = observer_index++;
       RecurrentCell<N>& cell = dir == 0 ? forward_[l] : backward_[l];
       EDGENMT_RETURN_IF_ERROR(cell.Prepare(n_, model, b, 1, false, arena, detail));

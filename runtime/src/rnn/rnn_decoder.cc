@@ -92,12 +92,10 @@ Status RnnDecoder<N>::PrepareLayers(const Model& model, int32_t max_src_len, Are
                                            arena, &embedding_, detail));
   const int32_t encoder_cells = c.enc_layers * (c.bidirectional ? 2 : 1);
   for (int32_t l = 0; l < layers_; ++l) {
-    const NameBuilder prefix("decoder.layers.", l, ".");
-    const NameBuilder format("decoder.layers.", l, ".cell");
     CellBinding b;
     b.cell = c.cell;
-    b.prefix = prefix.c_str();
-    b.state_format = format.c_str();
+    b.decoder = true;
+    b.layer = l;
     b.input_size = l == 0 ? DecoderInputSize(c) : hidden_size_;
     b.hidden_size = hidden_size_;
     b.embedding_columns = l == 0 ? c.tgt_embed : 0;
