@@ -38,13 +38,7 @@ void IntegerNumerics::GeneralScores(int32_t rows, const Acc* projected_query,
                                     const int32_t* lo, const int32_t* hi, Acc* scores) const {
   for (int32_t r = 0; r < rows; ++r) {
     const int32_t* q = projected_query + static_cast<int64_t>(r) * E;
-    int64_t max_abs = 0;
-    for (int32_t j = 0; j < E; ++j) {
-      const int64_t a = q[j] < 0 ? -static_cast<int64_t>(q[j]) : q[j];
-      max_abs = a > max_abs ? a : max_abs;
-    }
-    int32_t k = 0;
-    while (k < 31 && fxp::RoundingDivideByPOT64(max_abs, k) > 32767) ++k;
+    const int32_t k = PowerOfTwoShift(E, q, 32767);
     for (int32_t j = 0; j < E; ++j) {
       query16_[j] = fxp::SaturateToInt16(fxp::RoundingDivideByPOT(q[j], k));
     }

@@ -197,7 +197,7 @@ void IntegerNumerics::BridgeCellLinear(const Matrix& w, const CellWeights& fwd,
     const int32_t mj = j < half ? m_fwd : m_bwd;
     wide_[j] = fxp::RoundingDivideByPOT(final_c[j], m - mj);  // Q(m).(15 - m)
   }
-  const int32_t shift = PowerOfTwoShiftForS8(E, wide_);
+  const int32_t shift = PowerOfTwoShift(E, wide_, 127);
   for (int32_t j = 0; j < E; ++j) {
     bytes_[j] = fxp::SaturateToInt8(fxp::RoundingDivideByPOT(wide_[j], shift));
   }

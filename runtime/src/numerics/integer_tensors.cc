@@ -81,15 +81,14 @@ Status BindIntEmbedding(const Model& model, const char* name, int32_t rows, int3
   return FindConstants(model, name, out->scale_bits, true, &out->multiplier, &out->shift, detail);
 }
 
-// Smallest k >= 0 with round(max|v| / 2^k) <= 127: a power-of-two int8 scale chosen per call.
-int32_t PowerOfTwoShiftForS8(int32_t n, const int32_t* v) {
+int32_t PowerOfTwoShift(int32_t n, const int32_t* v, int32_t limit) {
   int64_t max_abs = 0;
   for (int32_t i = 0; i < n; ++i) {
     const int64_t a = v[i] < 0 ? -static_cast<int64_t>(v[i]) : v[i];
     max_abs = a > max_abs ? a : max_abs;
   }
   int32_t k = 0;
-  while (k < 31 && fxp::RoundingDivideByPOT64(max_abs, k) > 127) ++k;
+  while (k < 31 && fxp::RoundingDivideByPOT64(max_abs, k) > limit) ++k;
   return k;
 }
 

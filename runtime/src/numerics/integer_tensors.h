@@ -51,8 +51,9 @@ Status BindBiasQ20(const Model& model, const char* name, int32_t size, const int
 Status BindIntEmbedding(const Model& model, const char* name, int32_t rows, int32_t cols,
                         IntEmbedding* out, ErrorDetail* detail);
 
-// Smallest k >= 0 with round(max|v| / 2^k) <= 127: a power-of-two int8 scale chosen per call.
-int32_t PowerOfTwoShiftForS8(int32_t n, const int32_t* v);
+// Smallest k >= 0 with round(max|v| / 2^k) <= limit: a power-of-two scale chosen per call
+// (limit 127 for int8, 32767 for int16).
+int32_t PowerOfTwoShift(int32_t n, const int32_t* v, int32_t limit);
 
 }  // namespace edgenmt
 
