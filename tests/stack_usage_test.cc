@@ -6,7 +6,7 @@
 // on 32-bit targets (run under qemu-arm by make test-arm) and 2 KiB on 64-bit hosts, whose
 // frames hold twice as wide pointers and registers (measured 1.0-1.45 KiB on x86-64), on every
 // scheme. RequiredArenaBytes plans into a Translator::State on its stack (it has no arena to
-// place it in), so it may use that object's size on top: firmware sizes its arena on the host
+// place it in), so it may use that object's size (plus a frame) on top of Init's: firmware sizes its arena on the host
 // (edgenmt inspect, or the plan recorded in the model file) and calls only Init, which places
 // the State in the arena.
 #include <pthread.h>
@@ -80,7 +80,6 @@ TEST_P(StackUsageTest, EntryPointsStayWithinTheLimit) {
     const size_t plan_stack = PeakStack([&] {
       EXPECT_EQ(RequiredArenaBytes(loaded->model, limits, &bytes), Status::kOk);
     });
-    EXPECT_LE(plan_stack, sizeof(Translator::State) + kEntryPointStackLimit);
 
     Model reloaded;
     const size_t load_stack = PeakStack([&] {
@@ -94,6 +93,8 @@ TEST_P(StackUsageTest, EntryPointsStayWithinTheLimit) {
       EXPECT_EQ(translator.Init(&reloaded, arena.data(), bytes, limits), Status::kOk);
     });
     EXPECT_LE(init_stack, kEntryPointStackLimit) << "Translator::Init";
+    // Measuring is Init's plan with the State on the stack instead of in the arena.
+    EXPECT_LE(plan_stack, sizeof(Translator::State) + init_stack + 256) << "RequiredArenaBytes";
     testing::AlignedArena small(bytes / 2);
     Translator refused;
     const size_t refused_stack = PeakStack([&] {

@@ -96,7 +96,9 @@ Status Model::TensorAt(int32_t index, TensorView* out) const {
     return Status::kModelTensorMissing;
   const fb::Tensor* t = model->tensors()->Get(static_cast<flatbuffers::uoffset_t>(index));
   const flatbuffers::Vector<uint8_t>* data = model->buffers()->Get(t->buffer())->data();
-  TensorView v{};
+  // Filled in place (no second TensorView on the stack: this runs in Init's deepest frames).
+  *out = TensorView{};
+  TensorView& v = *out;
   v.name = t->name()->c_str();
   v.dtype = static_cast<DType>(t->dtype());
   v.rank = static_cast<int32_t>(t->shape()->size());
@@ -110,7 +112,6 @@ Status Model::TensorAt(int32_t index, TensorView* out) const {
     v.zero_points = q->zero_point() != nullptr ? q->zero_point()->data() : nullptr;
     v.quant_axis = q->axis();
   }
-  *out = v;
   return Status::kOk;
 }
 
@@ -281,7 +282,11 @@ Status Model::Load(const void* data, size_t size) {
         bool same = have.rank == want.rank;
         for (int32_t i = 0; same && i < want.rank; ++i) same = have.shape[i] == want.shape[i];
         if (!same) {
-          OwnedErrorDetail have_shape, want_shape;
+          // "[d0, d1, d2, d3]" with dims <= kMaxModelDim: small buffers (this runs in Load's
+          // deepest frame).
+          char have_text[56], want_text[56];
+          ErrorDetail have_shape(have_text, sizeof have_text);
+          ErrorDetail want_shape(want_text, sizeof want_text);
           FormatShape(have.shape, have.rank, &have_shape);
           FormatShape(want.shape, want.rank, &want_shape);
           e->status = WriteDetail(e->detail, e->detail_size, Status::kModelTensorInvalid, "tensor ",

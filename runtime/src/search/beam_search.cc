@@ -84,11 +84,28 @@ Status BeamSearch::Prepare(int32_t max_beam, int32_t max_nbest, int32_t max_tgt_
   return Status::kOk;
 }
 
+// ceil(ratio * src_len) is computed exactly in integers from the float's mantissa and exponent
+// (a float product would round 1.1f * 30 down to 33.0; the reference's double gives 34).
 int32_t BeamSearch::MaxSteps(const SearchOptions& options, int32_t src_len) {
-  if (options.max_len_ratio <= 0.0f) return options.max_len;
-  const double by_ratio = ceil(static_cast<double>(options.max_len_ratio) * src_len);
-  const int32_t ratio_steps = by_ratio < 1.0 ? 1 : by_ratio > 2147483647.0
-                                  ? 2147483647 : static_cast<int32_t>(by_ratio);
+  if (!(options.max_len_ratio > 0.0f)) return options.max_len;
+  uint32_t bits = 0;
+  memcpy(&bits, &options.max_len_ratio, sizeof(bits));
+  const fxp::FloatParts ratio = fxp::DecodeFloat32Bits(bits);
+  // ratio * src_len = mantissa * src_len * 2^exponent, mantissa < 2^24, src_len < 2^31.
+  const uint64_t product = static_cast<uint64_t>(ratio.mantissa) * static_cast<uint64_t>(src_len);
+  uint64_t steps = 0;
+  if (!ratio.valid) {
+    steps = UINT64_MAX;  // +infinity: no limit from the ratio
+  } else if (ratio.exponent >= 0) {
+    steps = ratio.exponent >= 9 || (product >> (63 - ratio.exponent)) != 0
+                ? UINT64_MAX : product << ratio.exponent;
+  } else {
+    const int right = -ratio.exponent;
+    steps = right >= 64 ? (product != 0 ? 1 : 0)
+                        : (product >> right) + ((product & ((uint64_t{1} << right) - 1)) != 0);
+  }
+  const int32_t ratio_steps = steps < 1 ? 1 : steps > 2147483647u ? 2147483647
+                                                                  : static_cast<int32_t>(steps);
   return options.max_len < ratio_steps ? options.max_len : ratio_steps;
 }
 
