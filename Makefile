@@ -2,7 +2,7 @@
 #   make deps     install missing Debian packages (scripts/install-deps.sh; root or sudo)
 #   make build    configure + build build/host (CMake preset "host")
 #   make install  install into PREFIX (default build/install): see README "Installing"
-#   make models   convert models/g2p-en -> build/models/g2p-en.{f32,int8,int8-full}.enmt
+#   make models   convert models/g2p-en and models/g2p-en-mcu -> build/models/<name>.{f32,int8,int8-full}.enmt
 #   make demo     translate a few words with the CLI and print the timing
 #   make test     deps, build, models, every test (C++ and the Python reference) via ctest, then
 #                 `make test-arm`, `make test-cortex-m`, `make asan` and `make fuzz FUZZ_SECONDS=60`
@@ -31,6 +31,8 @@ BUILD_DIR := build/host
 CONVERT := $(BUILD_DIR)/converter/edgenmt-convert
 CLI := $(BUILD_DIR)/edgenmt
 CHECKPOINT := models/g2p-en
+# The microcontroller model (models/g2p-en-mcu/README.md): converted beside the shipped one.
+MCU_CHECKPOINT := models/g2p-en-mcu
 MODEL := build/models/g2p-en.f32.enmt
 MODEL_INT8 := build/models/g2p-en.int8.enmt
 MODEL_INT8_FULL := build/models/g2p-en.int8-full.enmt
@@ -77,6 +79,11 @@ models: build
 	$(CONVERT) --checkpoint $(CHECKPOINT) --out $(MODEL_INT8) --dtype int8
 	$(CONVERT) --checkpoint $(CHECKPOINT) --out $(MODEL_INT8_FULL) --dtype int8-full \
 	  --calibration data/g2p/dev.tsv
+	for dtype in float32 int8 int8-full; do \
+	  name=$$dtype; [[ $$dtype == float32 ]] && name=f32; \
+	  $(CONVERT) --checkpoint $(MCU_CHECKPOINT) --out build/models/g2p-en-mcu.$$name.enmt \
+	    --dtype $$dtype --calibration data/g2p/dev.tsv; \
+	done
 
 demo: deps build models
 	@printf '%s\n' $(DEMO_WORDS) > build/demo-words.txt

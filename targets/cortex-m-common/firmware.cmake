@@ -3,38 +3,50 @@
 # linked into flash, and the ctest checks that run it under qemu-system-arm.
 #
 #   edgenmt_add_cortex_m_firmware(NAME LINKER_SCRIPT FILE BOARD_SOURCES ...
-#                                 QEMU_MACHINE M QEMU_CPU C)
+#                                 QEMU_MACHINE M QEMU_CPU C [MODEL FILE] [ARENA_BYTES N])
+# MODEL / ARENA_BYTES default to EDGENMT_FIRMWARE_MODEL / EDGENMT_FIRMWARE_ARENA_BYTES; a board
+# builds one firmware per model (the shipped one and the microcontroller one).
 enable_language(ASM)
 
 set(EDGENMT_FIRMWARE_MODEL "${PROJECT_SOURCE_DIR}/build/models/g2p-en.int8-full.enmt" CACHE FILEPATH
     "Cortex-M firmware: the .enmt file linked into flash (make models writes the default)")
-set(EDGENMT_FIRMWARE_ARENA_BYTES 294912 CACHE STRING
-    "Cortex-M firmware: the static arena in bytes (the shipped model needs 263,328 at beam 5)")
+set(EDGENMT_FIRMWARE_ARENA_BYTES 131072 CACHE STRING
+    "Cortex-M firmware: the static arena in bytes (the shipped model needs about 87 KiB at beam 5)")
 set(EDGENMT_FIRMWARE_WORDS 100 CACHE STRING
     "Cortex-M firmware tests: how many sources of data/g2p/test.tsv to decode")
 find_program(EDGENMT_QEMU_SYSTEM_ARM qemu-system-arm DOC "QEMU's Arm system emulator (qemu-system-arm)")
 set(EDGENMT_CORTEX_M_COMMON_DIR ${CMAKE_CURRENT_LIST_DIR})
 
 function(edgenmt_add_cortex_m_firmware name)
-  cmake_parse_arguments(ARG "" "LINKER_SCRIPT;QEMU_MACHINE;QEMU_CPU" "BOARD_SOURCES" ${ARGN})
+  cmake_parse_arguments(ARG "" "LINKER_SCRIPT;QEMU_MACHINE;QEMU_CPU;MODEL;ARENA_BYTES"
+                        "BOARD_SOURCES" ${ARGN})
   set(common ${EDGENMT_CORTEX_M_COMMON_DIR})
+  if(NOT ARG_MODEL)
+    set(ARG_MODEL ${EDGENMT_FIRMWARE_MODEL})
+  endif()
+  if(NOT ARG_ARENA_BYTES)
+    set(ARG_ARENA_BYTES ${EDGENMT_FIRMWARE_ARENA_BYTES})
+  endif()
+  # Each firmware links its own copy of the model blob (the model path is a per-file define).
+  set(blob ${CMAKE_CURRENT_BINARY_DIR}/${name}_model_blob.S)
+  configure_file(${common}/model_blob.S ${blob} COPYONLY)
   add_executable(${name} ${common}/harness.cc ${common}/platform.c ${common}/semihosting.c
-                 ${common}/startup.c ${common}/model_blob.S ${ARG_BOARD_SOURCES})
+                 ${common}/startup.c ${blob} ${ARG_BOARD_SOURCES})
   set_target_properties(${name} PROPERTIES SUFFIX .elf
                         LINK_DEPENDS "${ARG_LINKER_SCRIPT};${common}/sections.ld")
   target_include_directories(${name} PRIVATE ${common})
   target_link_libraries(${name} PRIVATE edgenmt_runtime)
   target_compile_definitions(${name} PRIVATE
-    EDGENMT_FIRMWARE_ARENA_BYTES=${EDGENMT_FIRMWARE_ARENA_BYTES})
-  set_source_files_properties(${common}/model_blob.S PROPERTIES
-    COMPILE_DEFINITIONS "EDGENMT_FIRMWARE_MODEL=\"${EDGENMT_FIRMWARE_MODEL}\""
-    OBJECT_DEPENDS ${EDGENMT_FIRMWARE_MODEL})
+    EDGENMT_FIRMWARE_ARENA_BYTES=${ARG_ARENA_BYTES})
+  set_source_files_properties(${blob} PROPERTIES
+    COMPILE_DEFINITIONS "EDGENMT_FIRMWARE_MODEL=\"${ARG_MODEL}\""
+    OBJECT_DEPENDS ${ARG_MODEL})
   # Own startup code (no crt0); newlib with semihosting system calls (librdimon) for stdio.
   target_link_options(${name} PRIVATE -nostartfiles --specs=rdimon.specs
     -T${ARG_LINKER_SCRIPT} -L${common} -Wl,-Map=$<TARGET_FILE_DIR:${name}>/${name}.map
     -Wl,--print-memory-usage)
-  if(NOT EXISTS ${EDGENMT_FIRMWARE_MODEL})
-    message(WARNING "${EDGENMT_FIRMWARE_MODEL} does not exist yet: run `make build models` "
+  if(NOT EXISTS ${ARG_MODEL})
+    message(WARNING "${ARG_MODEL} does not exist yet: run `make build models` "
                     "before building the firmware")
   endif()
 
@@ -45,7 +57,7 @@ function(edgenmt_add_cortex_m_firmware name)
       add_test(NAME ${name}_matches_host_beam_${beam}
                COMMAND ${common}/run_firmware.sh ${EDGENMT_QEMU_SYSTEM_ARM} ${ARG_QEMU_MACHINE}
                        ${ARG_QEMU_CPU} $<TARGET_FILE:${name}> ${EDGENMT_HOST_BUILD_DIR}/edgenmt
-                       ${EDGENMT_FIRMWARE_MODEL} ${PROJECT_SOURCE_DIR}/data/g2p/test.tsv
+                       ${ARG_MODEL} ${PROJECT_SOURCE_DIR}/data/g2p/test.tsv
                        ${EDGENMT_FIRMWARE_WORDS} ${beam})
       set_tests_properties(${name}_matches_host_beam_${beam} PROPERTIES TIMEOUT 900)
     endforeach()
