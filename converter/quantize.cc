@@ -8,15 +8,12 @@
 
 #include "convert_error.h"
 #include "edgenmt/fixed_point.h"
+#include "edgenmt/int8_requantization.h"
 
 namespace edgenmt::converter {
 namespace {
 
-uint32_t FloatBits(float f) {
-  uint32_t bits = 0;
-  memcpy(&bits, &f, sizeof(bits));
-  return bits;
-}
+using fxp::FloatToBits;
 
 }  // namespace
 
@@ -83,8 +80,8 @@ RequantMultipliers ComputeRequantMultipliers(const std::vector<float>& weight_sc
   r.shift.resize(weight_scales.size());
   for (size_t i = 0; i < weight_scales.size(); ++i) {
     int shift = 0;
-    if (!fxp::QuantizeMultiplierFromFloatBits(FloatBits(input_scale), FloatBits(weight_scales[i]),
-                                              FloatBits(output_scale), pow2, &r.multiplier[i],
+    if (!fxp::QuantizeMultiplierFromFloatBits(FloatToBits(input_scale), FloatToBits(weight_scales[i]),
+                                              FloatToBits(output_scale), pow2, &r.multiplier[i],
                                               &shift)) {
       throw ConvertError(kExitBadInput, "quantize",
                          "requantization factor out of range for row " + std::to_string(i));

@@ -13,17 +13,8 @@
 namespace edgenmt::converter {
 namespace {
 
-uint32_t Bits(float f) {
-  uint32_t bits = 0;
-  memcpy(&bits, &f, sizeof(bits));
-  return bits;
-}
-
-float FromBits(uint32_t bits) {
-  float f = 0.0f;
-  memcpy(&f, &bits, sizeof(f));
-  return f;
-}
+using fxp::BitsToFloat;
+using fxp::FloatToBits;
 
 const int8_t* Values(const TensorRecord& t) { return reinterpret_cast<const int8_t*>(t.data.data()); }
 
@@ -33,16 +24,16 @@ uint32_t SharedScaleBits(const TensorRecord& t) {
 
 RequantizationRecord Entry(const TensorRecord& t, uint32_t input_bits, bool rescale_rows) {
   RequantizationRecord r;
-  r.input_scale = FromBits(input_bits);
+  r.input_scale = BitsToFloat(input_bits);
   r.rescale_rows = rescale_rows;
   const size_t rows = t.scales.size();
   r.multiplier.resize(rows);
   r.shift.resize(rows);
   for (size_t i = 0; i < rows; ++i) {
     if (rescale_rows) {
-      fxp::EmbeddingRowRescale(Bits(t.scales[i]), input_bits, &r.multiplier[i], &r.shift[i]);
+      fxp::EmbeddingRowRescale(FloatToBits(t.scales[i]), input_bits, &r.multiplier[i], &r.shift[i]);
     } else {
-      fxp::MatrixRowRequantization(input_bits, Bits(t.scales[i]), &r.multiplier[i], &r.shift[i]);
+      fxp::MatrixRowRequantization(input_bits, FloatToBits(t.scales[i]), &r.multiplier[i], &r.shift[i]);
     }
   }
   return r;

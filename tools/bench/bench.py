@@ -113,7 +113,7 @@ def edgenmt_rows(args, models, floors):
                     if code != 0:
                         failed = (err.strip().splitlines() or [f"exit {code}"])[-1]
                         break
-                    m = re.search(r"([0-9.]+) words/s .*arena (\d+) bytes, model (\d+) bytes", err)
+                    m = re.search(r"([0-9.]+) words/s .*arena (\d+) bytes.*model (\d+) bytes", err)
                     wer = float(re.search(r"WER=([0-9.]+)", out.strip().splitlines()[-1]).group(1))
                     wps, rss = max(wps, float(m.group(1))), max(rss, rss_i)
                 if refused or lacks or failed:

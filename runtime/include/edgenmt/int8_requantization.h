@@ -15,6 +15,18 @@ namespace edgenmt {
 namespace fxp {
 
 constexpr uint32_t kOneFloatBits = 0x3F800000u;  // 1.0f
+
+// A float32's bit pattern and back (the constants are derived from scales' bits).
+inline uint32_t FloatToBits(float f) {
+  uint32_t bits = 0;
+  memcpy(&bits, &f, sizeof(bits));
+  return bits;
+}
+inline float BitsToFloat(uint32_t bits) {
+  float f = 0.0f;
+  memcpy(&f, &bits, sizeof(f));
+  return f;
+}
 // Products land in Q11.20.
 constexpr int kAccumulationFractionBits = 20;
 
@@ -56,8 +68,7 @@ inline uint32_t SharedEmbeddingScaleBits(const float* scales, const int8_t* tabl
                                          int32_t cols) {
   uint32_t all_rows = 0, nonzero_rows = 0;
   for (int32_t r = 0; r < rows; ++r) {
-    uint32_t bits = 0;
-    memcpy(&bits, &scales[r], sizeof(bits));
+    const uint32_t bits = FloatToBits(scales[r]);
     all_rows = bits > all_rows ? bits : all_rows;
     const int8_t* row = table + static_cast<int64_t>(r) * cols;
     bool zero = true;
