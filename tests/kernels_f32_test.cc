@@ -22,7 +22,7 @@ std::vector<float> RandomVector(std::mt19937* rng, size_t n, float lo = -1.0f, f
 
 std::vector<KernelBackend> CompiledBackends() {
   std::vector<KernelBackend> backends;
-  for (KernelBackend b : {KernelBackend::kReference, KernelBackend::kXnnpack, KernelBackend::kNeon}) {
+  for (KernelBackend b : kKernelBackends) {
     if (KernelBackendAvailable(b)) backends.push_back(b);
   }
   return backends;
@@ -142,7 +142,7 @@ TEST(KernelBackendTest, ReferenceAlwaysPresentOthersNeverSilentlyFallBack) {
   ASSERT_EQ(GetKernelTable(KernelBackend::kReference, &table), Status::kOk);
   ASSERT_NE(table, nullptr);
   EXPECT_EQ(table->backend, KernelBackend::kReference);
-  for (KernelBackend b : {KernelBackend::kXnnpack, KernelBackend::kNeon}) {
+  for (KernelBackend b : {KernelBackend::kXnnpack, KernelBackend::kSimd, KernelBackend::kAuto}) {
     const Status status = GetKernelTable(b, &table);
     if (KernelBackendAvailable(b)) {
       ASSERT_EQ(status, Status::kOk);
@@ -155,6 +155,17 @@ TEST(KernelBackendTest, ReferenceAlwaysPresentOthersNeverSilentlyFallBack) {
   EXPECT_EQ(GetKernelTable(static_cast<KernelBackend>(77), &table), Status::kInvalidArgument);
   EXPECT_EQ(GetKernelTable(KernelBackend::kReference, nullptr), Status::kInvalidArgument);
   EXPECT_STREQ(KernelBackendName(KernelBackend::kReference), "reference");
+  EXPECT_TRUE(KernelBackendAvailable(KernelBackend::kAuto));  // falls back by design, per operation
+  for (KernelBackend b : kKernelBackends) {
+    KernelBackend parsed = KernelBackend::kReference;
+    EXPECT_TRUE(KernelBackendFromName(KernelBackendName(b), &parsed));
+    EXPECT_EQ(parsed, b);
+  }
+  KernelBackend unchanged = KernelBackend::kSimd;
+  EXPECT_FALSE(KernelBackendFromName("neon", &unchanged));
+  EXPECT_FALSE(KernelBackendFromName("", &unchanged));
+  EXPECT_FALSE(KernelBackendFromName(nullptr, &unchanged));
+  EXPECT_EQ(unchanged, KernelBackend::kSimd);
 }
 
 }  // namespace

@@ -166,7 +166,7 @@ TEST_F(TranslatorTest, InitErrors) {
   EXPECT_EQ(t.Init(&model(), memory_->data(), bytes_, bad), Status::kLimitExceeded);
   size_t ignored = 0;
   EXPECT_EQ(RequiredArenaBytes(model(), bad, &ignored), Status::kLimitExceeded);
-  for (KernelBackend b : {KernelBackend::kXnnpack, KernelBackend::kNeon}) {
+  for (KernelBackend b : kKernelBackends) {
     if (KernelBackendAvailable(b)) continue;
     bad = limits_;
     bad.backend = b;

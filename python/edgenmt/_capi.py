@@ -6,7 +6,7 @@ import os
 ENMT_OK = 0
 ENMT_UNSUPPORTED = 12
 ENMT_ARENA_TOO_SMALL = 40
-BACKENDS = {"reference": 0, "xnnpack": 1, "neon": 2}
+BACKENDS = {"reference": 0, "xnnpack": 1, "simd": 2, "auto": 3}
 # Model buffers must start on a 64-byte boundary, arenas and object storage on 16.
 MODEL_ALIGNMENT = 64
 ARENA_ALIGNMENT = 16

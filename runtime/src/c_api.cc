@@ -59,7 +59,7 @@ edgenmt::TranslateOptions ToOptions(const enmt_options& in) {
   return o;
 }
 
-bool ValidBackend(int32_t backend) { return backend >= 0 && backend <= ENMT_BACKEND_NEON; }
+bool ValidBackend(int32_t backend) { return backend >= 0 && backend <= ENMT_BACKEND_AUTO; }
 
 }  // namespace
 

@@ -14,7 +14,7 @@ void AddDecodeOptions(CommandLine* command_line) {
   command_line->AddOption("--min-len", "tokens before </s> may end a hypothesis, 0..4096");
   command_line->AddOption("--max-len", "maximum output tokens, 1..4096");
   command_line->AddOption("--max-len-ratio", "maximum output tokens per source token, 0..100 (0 = off)");
-  command_line->AddOption("--backend", "kernel backend: reference, xnnpack or neon");
+  command_line->AddOption("--backend", "kernel backend: reference, simd, xnnpack or auto");
 }
 
 bool ReadDecodeFlags(const CommandLine& args, TranslateOptions* options, KernelBackend* backend,
@@ -41,7 +41,7 @@ bool ReadDecodeFlags(const CommandLine& args, TranslateOptions* options, KernelB
   options->max_len = max_len;
   *backend = KernelBackend::kReference;
   if (args.Has("--backend") && !ParseBackend(args.Get("--backend"), backend)) {
-    *error = "--backend must be reference, xnnpack or neon";
+    *error = "--backend must be reference, simd, xnnpack or auto";
     return false;
   }
   return true;

@@ -50,13 +50,7 @@ bool Session::Init(const LoadedModel& model, const SessionLimits& limits) {
 }
 
 bool ParseBackend(const std::string& name, KernelBackend* out) {
-  for (KernelBackend b : {KernelBackend::kReference, KernelBackend::kXnnpack, KernelBackend::kNeon}) {
-    if (name == KernelBackendName(b)) {
-      *out = b;
-      return true;
-    }
-  }
-  return false;
+  return KernelBackendFromName(name.c_str(), out);
 }
 
 }  // namespace edgenmt::cli

@@ -60,7 +60,8 @@ typedef struct enmt_translator enmt_translator;
 /* Kernel backends (edgenmt/kernel_backend.h). */
 #define ENMT_BACKEND_REFERENCE 0
 #define ENMT_BACKEND_XNNPACK 1
-#define ENMT_BACKEND_NEON 2
+#define ENMT_BACKEND_SIMD 2 /* AVX2 / AVX-512 VNNI / NEON, detected at run time */
+#define ENMT_BACKEND_AUTO 3 /* per operation, the fastest compiled-in backend */
 
 typedef struct enmt_limits {
   int32_t max_src_len; /* source tokens; 0 = the model's max_src_len */

@@ -13,14 +13,29 @@ namespace edgenmt {
 enum class KernelBackend : uint8_t {
   kReference = 0,  // portable C++, always compiled in
   kXnnpack = 1,    // XNNPACK (compiled in with EDGENMT_WITH_XNNPACK)
-  kNeon = 2,       // hand-written ARM NEON (compiled in with EDGENMT_WITH_NEON)
+  kSimd = 2,       // hand-written SIMD: AVX2+FMA / AVX-512 VNNI on x86-64, NEON (+dot product)
+                   // on ARM; the best level this CPU has, detected at run time
+  kAuto = 3,       // per operation, the fastest compiled-in backend (kernels/kernel_table.cc)
 };
 
-// Stable name ("reference", "xnnpack", "neon"); "unknown" for a value outside the enum.
+// Every backend, in enum order (for listings and name parsing).
+constexpr KernelBackend kKernelBackends[] = {KernelBackend::kReference, KernelBackend::kXnnpack,
+                                             KernelBackend::kSimd, KernelBackend::kAuto};
+
+// Stable name ("reference", "xnnpack", "simd", "auto"); "unknown" for a value outside the enum.
 const char* KernelBackendName(KernelBackend backend);
 
-// True when `backend` is compiled into this build.
+// The backend named `name` (a KernelBackendName); false, *out unchanged, for any other string.
+bool KernelBackendFromName(const char* name, KernelBackend* out);
+
+// True when `backend` is compiled into this build and can run on this CPU (kSimd needs at
+// least the baseline level of its architecture: AVX2+FMA on x86-64, NEON on ARM).
 bool KernelBackendAvailable(KernelBackend backend);
+
+// What `backend` runs on this CPU, for reports: the instruction level of kSimd ("avx512-vnni",
+// "avx2-fma", "neon-dotprod", "neon"), "portable" for the reference, and "" when the backend is
+// not available. Static string.
+const char* KernelBackendVariant(KernelBackend backend);
 
 // The operations of the kernel table (runtime/src/kernels/kernel_table.h), for tools that show
 // which backend computes what (`edgenmt translate --profile`): operation `index` in

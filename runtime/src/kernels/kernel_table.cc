@@ -3,8 +3,11 @@
 // slower or different.
 #include "kernels/kernel_table.h"
 
+#include <string.h>
+
 #include "kernels/kernels_s8.h"
 #include "kernels/reference/reference_kernels.h"
+#include "kernels/simd/simd_level.h"
 
 namespace edgenmt {
 namespace {
@@ -82,22 +85,63 @@ bool KernelOperationImplemented(KernelBackend backend, int32_t index) {
 #if defined(EDGENMT_WITH_XNNPACK)
 const KernelTable* XnnpackKernelTable();  // kernels/xnnpack/
 #endif
-#if defined(EDGENMT_WITH_NEON)
-const KernelTable* NeonKernelTable();     // kernels/neon/
-#endif
+
+namespace {
+
+// auto: per operation, the fastest backend compiled in and supported by this CPU. Without
+// XNNPACK that is the SIMD table wherever this CPU has a SIMD level (its entries are never
+// slower than the reference: tools/bench), else the reference.
+const KernelTable* AutoKernelTable() {
+  static const KernelTable table = [] {
+    const KernelTable* simd = nullptr;
+    KernelTable t = GetSimdKernelTable(BestSimdLevel(), &simd) == Status::kOk ? *simd
+                                                                              : kReferenceTable;
+    t.backend = KernelBackend::kAuto;
+    return t;
+  }();
+  return &table;
+}
+
+}  // namespace
+
+const KernelTable& ReferenceKernelTable() { return kReferenceTable; }
 
 const char* KernelBackendName(KernelBackend backend) {
   switch (backend) {
     case KernelBackend::kReference: return "reference";
     case KernelBackend::kXnnpack: return "xnnpack";
-    case KernelBackend::kNeon: return "neon";
+    case KernelBackend::kSimd: return "simd";
+    case KernelBackend::kAuto: return "auto";
   }
   return "unknown";
+}
+
+bool KernelBackendFromName(const char* name, KernelBackend* out) {
+  if (name == nullptr || out == nullptr) return false;
+  for (KernelBackend b : kKernelBackends) {
+    if (strcmp(name, KernelBackendName(b)) == 0) {
+      *out = b;
+      return true;
+    }
+  }
+  return false;
 }
 
 bool KernelBackendAvailable(KernelBackend backend) {
   const KernelTable* table = nullptr;
   return GetKernelTable(backend, &table) == Status::kOk;
+}
+
+const char* KernelBackendVariant(KernelBackend backend) {
+  if (!KernelBackendAvailable(backend)) return "";
+  switch (backend) {
+    case KernelBackend::kReference: return "portable";
+    case KernelBackend::kXnnpack: return "xnnpack";
+    case KernelBackend::kSimd:
+    case KernelBackend::kAuto: return BestSimdLevel() == SimdLevel::kNone ? "portable"
+                                                                          : SimdLevelName(BestSimdLevel());
+  }
+  return "";
 }
 
 Status GetKernelTable(KernelBackend backend, const KernelTable** out) {
@@ -114,13 +158,13 @@ Status GetKernelTable(KernelBackend backend, const KernelTable** out) {
 #else
       return Status::kUnsupported;
 #endif
-    case KernelBackend::kNeon:
-#if defined(EDGENMT_WITH_NEON)
-      *out = NeonKernelTable();
+    case KernelBackend::kSimd: {
+      const SimdLevel level = BestSimdLevel();
+      return level == SimdLevel::kNone ? Status::kUnsupported : GetSimdKernelTable(level, out);
+    }
+    case KernelBackend::kAuto:
+      *out = AutoKernelTable();
       return Status::kOk;
-#else
-      return Status::kUnsupported;
-#endif
   }
   return Status::kInvalidArgument;
 }

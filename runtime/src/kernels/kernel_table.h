@@ -90,6 +90,9 @@ struct KernelTable {
                                int16_t* weights);
 };
 
+// The portable reference table (static storage): what every other backend starts from.
+const KernelTable& ReferenceKernelTable();
+
 // Returns the table for `backend` in *out (static storage, valid forever). kUnsupported when
 // the backend is not compiled into this build; kInvalidArgument for a null out or a value
 // outside the enum.

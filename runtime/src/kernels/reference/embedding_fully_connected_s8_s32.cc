@@ -2,8 +2,8 @@
 // one shared scale would cost the small rows most of their 8 bits): acc = row . W[m] (int32),
 // rescaled by the row's ratio s_row / s_shared with 6 extra bits (single rounding), then by the
 // matrix multiplier built for s_shared.
-#include "edgenmt/fixed_point.h"
 #include "kernels/kernels_s8.h"
+#include "kernels/product_outputs.h"
 
 namespace edgenmt {
 
@@ -14,7 +14,6 @@ void ref_embedding_fully_connected_s8_s32(int32_t rows, const int32_t* ids, cons
                                           int32_t w_stride, const int32_t* multiplier,
                                           const int32_t* shift, const int32_t* bias,
                                           int32_t* y) {
-  constexpr int32_t kExtraBits = 6;
   for (int32_t r = 0; r < rows; ++r) {
     const int32_t id = ids[r];
     const int8_t* x = table + static_cast<int64_t>(id) * dim;
@@ -23,13 +22,7 @@ void ref_embedding_fully_connected_s8_s32(int32_t rows, const int32_t* ids, cons
       const int8_t* w_row = w + static_cast<int64_t>(j) * w_stride;
       int32_t acc = 0;
       for (int32_t k = 0; k < dim; ++k) acc += static_cast<int32_t>(x[k]) * w_row[k];
-      const int32_t scaled = fxp::MultiplyByQuantizedMultiplierSingleRounding(
-          acc, row_multiplier[id], row_shift[id] + kExtraBits);
-      int32_t sh = shift[j] - kExtraBits;
-      sh = sh < -31 ? -31 : sh;
-      int32_t v = fxp::MultiplyByQuantizedMultiplier(scaled, multiplier[j], sh);
-      if (bias != nullptr) v = fxp::SaturatingAdd(v, bias[j]);
-      y_row[j] = v;
+      y_row[j] = EmbeddingS32Output(acc, id, row_multiplier, row_shift, multiplier, shift, bias, j);
     }
   }
 }

@@ -1,4 +1,5 @@
 // Reference fully-connected layer, y = x W^T + b (see KernelTable::fully_connected_f32).
+#include "kernels/product_outputs.h"
 #include "kernels/reference/reference_kernels.h"
 
 namespace edgenmt {
@@ -22,9 +23,7 @@ void ref_fully_connected_f32(int32_t rows, int32_t in_features, int32_t out_feat
         acc3 += x_row[k + 3] * w_row[k + 3];
       }
       for (; k < in_features; ++k) acc0 += x_row[k] * w_row[k];
-      float value = (acc0 + acc1) + (acc2 + acc3);
-      if (bias != nullptr) value += bias[m];
-      y_row[m] = accumulate ? y_row[m] + value : value;
+      StoreF32Output((acc0 + acc1) + (acc2 + acc3), bias, m, accumulate, &y_row[m]);
     }
   }
 }

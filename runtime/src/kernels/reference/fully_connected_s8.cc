@@ -3,6 +3,7 @@
 // multiplier and shift to int8, int16 or int32 (docs/INT8.md).
 #include "edgenmt/fixed_point.h"
 #include "kernels/kernels_s8.h"
+#include "kernels/product_outputs.h"
 
 namespace edgenmt {
 namespace {
@@ -78,11 +79,7 @@ void ref_fully_connected_s8_s32_strided(int32_t rows, int32_t in_features, int32
       for (int32_t k = 0; k < in_features; ++k) {
         acc += static_cast<int32_t>(x_row[k]) * static_cast<int32_t>(w_row[k]);
       }
-      int32_t sh = shift[m] + shift_offset;
-      sh = sh < -31 ? -31 : (sh > 30 ? 30 : sh);
-      int32_t v = fxp::MultiplyByQuantizedMultiplier(acc, multiplier[m], sh);
-      if (bias != nullptr) v = fxp::SaturatingAdd(v, bias[m]);
-      y_row[m] = accumulate ? fxp::SaturatingAdd(y_row[m], v) : v;
+      StoreStridedS32Output(acc, multiplier, shift, shift_offset, bias, m, accumulate, &y_row[m]);
     }
   }
 }

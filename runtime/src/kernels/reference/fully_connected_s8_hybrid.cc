@@ -1,6 +1,7 @@
 // Reference hybrid fully-connected layer: float activations quantized per row on the fly,
 // int8 weights with per-output-row scales, int32 accumulation, float output (docs/INT8.md).
 #include "kernels/kernels_s8.h"
+#include "kernels/product_outputs.h"
 
 namespace edgenmt {
 
@@ -20,9 +21,7 @@ void ref_fully_connected_s8_hybrid(int32_t rows, int32_t in_features, int32_t ou
       for (int32_t k = 0; k < in_features; ++k) {
         acc += static_cast<int32_t>(x_scratch[k]) * static_cast<int32_t>(w_row[k]);
       }
-      float value = static_cast<float>(acc) * (x_scale * w_scales[m]);
-      if (bias != nullptr) value += bias[m];
-      y_row[m] = accumulate ? y_row[m] + value : value;
+      StoreHybridOutput(acc, x_scale, w_scales, bias, m, accumulate, &y_row[m]);
     }
   }
 }

@@ -1,0 +1,91 @@
+// AVX-512 VNNI int8 dot products (simd_dot.h): vpdpbusd multiplies unsigned by signed bytes,
+// so the weights are offset to unsigned (w ^ 0x80 = w + 128, exact for every int8) and
+// 128 * sum(x) is subtracted at the end. The sums may wrap in 32 bits on the way (|w + 128| up
+// to 255), but the result fits and arithmetic modulo 2^32 gives it exactly. Depth tails use
+// masked loads (zero activations contribute nothing). Four weight rows share each load of x.
+#if defined(__x86_64__)
+// GCC 12's AVX-512 headers trip its own -Wmaybe-uninitialized (the _mm512_undefined_* idiom).
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#include <immintrin.h>
+#pragma GCC diagnostic pop
+
+#include "kernels/simd/simd_dot.h"
+
+namespace edgenmt {
+namespace simd {
+namespace {
+
+inline __m512i LoadTail(const int8_t* p, __mmask64 mask) { return _mm512_maskz_loadu_epi8(mask, p); }
+
+inline __m256i Fold(__m512i a) {
+  return _mm256_add_epi32(_mm512_castsi512_si256(a), _mm512_extracti64x4_epi64(a, 1));
+}
+
+inline __m128i SumLanes4(__m512i a0, __m512i a1, __m512i a2, __m512i a3) {
+  const __m256i s = _mm256_hadd_epi32(_mm256_hadd_epi32(Fold(a0), Fold(a1)),
+                                      _mm256_hadd_epi32(Fold(a2), Fold(a3)));
+  return _mm_add_epi32(_mm256_castsi256_si128(s), _mm256_extracti128_si256(s, 1));
+}
+
+// 128 * sum(x), modulo 2^32.
+uint32_t OffsetCorrection(int32_t depth, const int8_t* x) {
+  uint32_t sum = 0;
+  for (int32_t k = 0; k < depth; ++k) sum += static_cast<uint32_t>(static_cast<int32_t>(x[k]));
+  return sum << 7;
+}
+
+}  // namespace
+
+void DotS8Avx512Vnni(int32_t depth, const int8_t* x, const int8_t* w, int32_t w_stride,
+                     int32_t count, int32_t* acc) {
+  const int32_t vector_depth = depth & ~63;
+  const int32_t tail = depth - vector_depth;
+  const __mmask64 tail_mask = tail == 0 ? 0 : (~0ULL >> (64 - tail));
+  const __m512i offset = _mm512_set1_epi8(static_cast<char>(0x80));
+  const uint32_t correction = OffsetCorrection(depth, x);
+  int32_t j = 0;
+  for (; j + 4 <= count; j += 4) {
+    const int8_t* w0 = w + static_cast<int64_t>(j) * w_stride;
+    const int8_t* w1 = w0 + w_stride;
+    const int8_t* w2 = w1 + w_stride;
+    const int8_t* w3 = w2 + w_stride;
+    __m512i a0 = _mm512_setzero_si512(), a1 = a0, a2 = a0, a3 = a0;
+    for (int32_t k = 0; k < vector_depth; k += 64) {
+      const __m512i xv = _mm512_loadu_si512(x + k);
+      a0 = _mm512_dpbusd_epi32(a0, _mm512_xor_si512(_mm512_loadu_si512(w0 + k), offset), xv);
+      a1 = _mm512_dpbusd_epi32(a1, _mm512_xor_si512(_mm512_loadu_si512(w1 + k), offset), xv);
+      a2 = _mm512_dpbusd_epi32(a2, _mm512_xor_si512(_mm512_loadu_si512(w2 + k), offset), xv);
+      a3 = _mm512_dpbusd_epi32(a3, _mm512_xor_si512(_mm512_loadu_si512(w3 + k), offset), xv);
+    }
+    if (tail != 0) {
+      const __m512i xv = LoadTail(x + vector_depth, tail_mask);
+      a0 = _mm512_dpbusd_epi32(a0, _mm512_xor_si512(LoadTail(w0 + vector_depth, tail_mask), offset), xv);
+      a1 = _mm512_dpbusd_epi32(a1, _mm512_xor_si512(LoadTail(w1 + vector_depth, tail_mask), offset), xv);
+      a2 = _mm512_dpbusd_epi32(a2, _mm512_xor_si512(LoadTail(w2 + vector_depth, tail_mask), offset), xv);
+      a3 = _mm512_dpbusd_epi32(a3, _mm512_xor_si512(LoadTail(w3 + vector_depth, tail_mask), offset), xv);
+    }
+    const __m128i sums = _mm_sub_epi32(SumLanes4(a0, a1, a2, a3),
+                                       _mm_set1_epi32(static_cast<int32_t>(correction)));
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(acc + j), sums);
+  }
+  for (; j < count; ++j) {
+    const int8_t* w0 = w + static_cast<int64_t>(j) * w_stride;
+    __m512i a0 = _mm512_setzero_si512();
+    for (int32_t k = 0; k < vector_depth; k += 64) {
+      a0 = _mm512_dpbusd_epi32(a0, _mm512_xor_si512(_mm512_loadu_si512(w0 + k), offset),
+                               _mm512_loadu_si512(x + k));
+    }
+    if (tail != 0) {
+      a0 = _mm512_dpbusd_epi32(
+          a0, _mm512_xor_si512(LoadTail(w0 + vector_depth, tail_mask), offset),
+          LoadTail(x + vector_depth, tail_mask));
+    }
+    const uint32_t sum = static_cast<uint32_t>(_mm512_reduce_add_epi32(a0)) - correction;
+    acc[j] = static_cast<int32_t>(sum);
+  }
+}
+
+}  // namespace simd
+}  // namespace edgenmt
+#endif  // defined(__x86_64__)

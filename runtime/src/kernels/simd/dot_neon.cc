@@ -1,0 +1,120 @@
+// NEON dot products for ARMv7-A and ARMv8-A (simd_dot.h). int8: vmull_s8 products (at most
+// 2^14 in magnitude) accumulated pairwise into int32 with vpadal, exact for every int8 value.
+// Four weight rows share each load of x.
+#if defined(__ARM_NEON)
+#include <arm_neon.h>
+
+#include "kernels/simd/simd_dot.h"
+
+namespace edgenmt {
+namespace simd {
+namespace {
+
+inline int32x4_t DotStep(int32x4_t a, int8x16_t xv, int8x16_t wv) {
+  a = vpadalq_s16(a, vmull_s8(vget_low_s8(xv), vget_low_s8(wv)));
+  return vpadalq_s16(a, vmull_s8(vget_high_s8(xv), vget_high_s8(wv)));
+}
+
+inline int32_t SumLanes(int32x4_t a) {
+#if defined(__aarch64__)
+  return vaddvq_s32(a);
+#else
+  const int32x2_t s = vadd_s32(vget_low_s32(a), vget_high_s32(a));
+  return vget_lane_s32(vpadd_s32(s, s), 0);
+#endif
+}
+
+inline float SumLanes(float32x4_t a) {
+#if defined(__aarch64__)
+  return vaddvq_f32(a);
+#else
+  const float32x2_t s = vadd_f32(vget_low_f32(a), vget_high_f32(a));
+  return vget_lane_f32(vpadd_f32(s, s), 0);
+#endif
+}
+
+inline float32x4_t MultiplyAdd(float32x4_t a, float32x4_t x, float32x4_t w) {
+#if defined(__ARM_FEATURE_FMA)
+  return vfmaq_f32(a, x, w);
+#else
+  return vmlaq_f32(a, x, w);
+#endif
+}
+
+}  // namespace
+
+void DotS8Neon(int32_t depth, const int8_t* x, const int8_t* w, int32_t w_stride, int32_t count,
+               int32_t* acc) {
+  const int32_t vector_depth = depth & ~15;
+  int32_t j = 0;
+  for (; j + 4 <= count; j += 4) {
+    const int8_t* w0 = w + static_cast<int64_t>(j) * w_stride;
+    const int8_t* w1 = w0 + w_stride;
+    const int8_t* w2 = w1 + w_stride;
+    const int8_t* w3 = w2 + w_stride;
+    int32x4_t a0 = vdupq_n_s32(0), a1 = a0, a2 = a0, a3 = a0;
+    for (int32_t k = 0; k < vector_depth; k += 16) {
+      const int8x16_t xv = vld1q_s8(x + k);
+      a0 = DotStep(a0, xv, vld1q_s8(w0 + k));
+      a1 = DotStep(a1, xv, vld1q_s8(w1 + k));
+      a2 = DotStep(a2, xv, vld1q_s8(w2 + k));
+      a3 = DotStep(a3, xv, vld1q_s8(w3 + k));
+    }
+    int32_t sums[4] = {SumLanes(a0), SumLanes(a1), SumLanes(a2), SumLanes(a3)};
+    for (int32_t k = vector_depth; k < depth; ++k) {
+      sums[0] += x[k] * w0[k];
+      sums[1] += x[k] * w1[k];
+      sums[2] += x[k] * w2[k];
+      sums[3] += x[k] * w3[k];
+    }
+    for (int32_t i = 0; i < 4; ++i) acc[j + i] = sums[i];
+  }
+  for (; j < count; ++j) {
+    const int8_t* w0 = w + static_cast<int64_t>(j) * w_stride;
+    int32x4_t a0 = vdupq_n_s32(0);
+    for (int32_t k = 0; k < vector_depth; k += 16) a0 = DotStep(a0, vld1q_s8(x + k), vld1q_s8(w0 + k));
+    int32_t sum = SumLanes(a0);
+    for (int32_t k = vector_depth; k < depth; ++k) sum += x[k] * w0[k];
+    acc[j] = sum;
+  }
+}
+
+void DotF32Neon(int32_t depth, const float* x, const float* w, int32_t w_stride, int32_t count,
+                float* acc) {
+  const int32_t vector_depth = depth & ~3;
+  int32_t j = 0;
+  for (; j + 4 <= count; j += 4) {
+    const float* w0 = w + static_cast<int64_t>(j) * w_stride;
+    const float* w1 = w0 + w_stride;
+    const float* w2 = w1 + w_stride;
+    const float* w3 = w2 + w_stride;
+    float32x4_t a0 = vdupq_n_f32(0.0f), a1 = a0, a2 = a0, a3 = a0;
+    for (int32_t k = 0; k < vector_depth; k += 4) {
+      const float32x4_t xv = vld1q_f32(x + k);
+      a0 = MultiplyAdd(a0, xv, vld1q_f32(w0 + k));
+      a1 = MultiplyAdd(a1, xv, vld1q_f32(w1 + k));
+      a2 = MultiplyAdd(a2, xv, vld1q_f32(w2 + k));
+      a3 = MultiplyAdd(a3, xv, vld1q_f32(w3 + k));
+    }
+    float sums[4] = {SumLanes(a0), SumLanes(a1), SumLanes(a2), SumLanes(a3)};
+    for (int32_t k = vector_depth; k < depth; ++k) {
+      sums[0] += x[k] * w0[k];
+      sums[1] += x[k] * w1[k];
+      sums[2] += x[k] * w2[k];
+      sums[3] += x[k] * w3[k];
+    }
+    for (int32_t i = 0; i < 4; ++i) acc[j + i] = sums[i];
+  }
+  for (; j < count; ++j) {
+    const float* w0 = w + static_cast<int64_t>(j) * w_stride;
+    float32x4_t a0 = vdupq_n_f32(0.0f);
+    for (int32_t k = 0; k < vector_depth; k += 4) a0 = MultiplyAdd(a0, vld1q_f32(x + k), vld1q_f32(w0 + k));
+    float sum = SumLanes(a0);
+    for (int32_t k = vector_depth; k < depth; ++k) sum += x[k] * w0[k];
+    acc[j] = sum;
+  }
+}
+
+}  // namespace simd
+}  // namespace edgenmt
+#endif  // defined(__ARM_NEON)

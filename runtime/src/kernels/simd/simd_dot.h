@@ -1,0 +1,50 @@
+// The instruction-set-specific cores of the SIMD backend: batches of dot products of one
+// activation row with `count` weight rows. Everything else of a product kernel (rows,
+// quantizing the activations, requantizing the sums) is portable code in simd_products.cc,
+// shared by every instruction set and with the reference through kernels/product_outputs.h.
+//
+// Each Dot* function lives in its own file compiled with its instruction set's flags
+// (runtime/CMakeLists.txt) and includes no project header with inline code, so no function
+// compiled for AVX-512 can be picked by the linker for code that runs on a CPU without it.
+// Callers run them only at a level simd_level.h reports for this CPU.
+//
+// Contract: acc[j] = sum_{k < depth} x[k] * w[j * w_stride + k] for j < count; depth >= 1,
+// count >= 1, w_stride >= depth; no alignment beyond the element type's. Integer sums are
+// exact for depth <= fxp::kMaxS8DotLength (Model::Load's bound); float sums differ from the
+// reference only by the order of the additions (tolerance: tests/kernels_simd_test.cc).
+#ifndef EDGENMT_KERNELS_SIMD_SIMD_DOT_H_
+#define EDGENMT_KERNELS_SIMD_SIMD_DOT_H_
+
+#include <stdint.h>
+
+namespace edgenmt {
+namespace simd {
+
+using DotS8Fn = void (*)(int32_t depth, const int8_t* x, const int8_t* w, int32_t w_stride,
+                         int32_t count, int32_t* acc);
+using DotF32Fn = void (*)(int32_t depth, const float* x, const float* w, int32_t w_stride,
+                          int32_t count, float* acc);
+
+#if defined(__x86_64__)
+void DotS8Avx2(int32_t depth, const int8_t* x, const int8_t* w, int32_t w_stride, int32_t count,
+               int32_t* acc);
+void DotS8Avx512Vnni(int32_t depth, const int8_t* x, const int8_t* w, int32_t w_stride,
+                     int32_t count, int32_t* acc);
+void DotF32Avx2Fma(int32_t depth, const float* x, const float* w, int32_t w_stride, int32_t count,
+                   float* acc);
+#endif
+#if defined(__ARM_NEON)
+void DotS8Neon(int32_t depth, const int8_t* x, const int8_t* w, int32_t w_stride, int32_t count,
+               int32_t* acc);
+void DotF32Neon(int32_t depth, const float* x, const float* w, int32_t w_stride, int32_t count,
+                float* acc);
+#endif
+#if defined(__aarch64__)
+void DotS8NeonDotprod(int32_t depth, const int8_t* x, const int8_t* w, int32_t w_stride,
+                      int32_t count, int32_t* acc);
+#endif
+
+}  // namespace simd
+}  // namespace edgenmt
+
+#endif  // EDGENMT_KERNELS_SIMD_SIMD_DOT_H_

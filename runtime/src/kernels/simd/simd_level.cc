@@ -1,0 +1,73 @@
+// Run-time CPU feature detection for the SIMD levels. x86-64 asks the compiler's cpuid support
+// (which also checks that the OS saves the AVX / AVX-512 register state); Linux on ARMv8 reads
+// the kernel's HWCAP bits. ARMv7 builds require NEON from their flags (toolchains/), so NEON is
+// there whenever it is compiled in.
+#include "kernels/simd/simd_level.h"
+
+#if defined(__aarch64__) && defined(__linux__)
+#include <sys/auxv.h>
+#endif
+
+namespace edgenmt {
+namespace {
+
+#if defined(__aarch64__) && defined(__linux__)
+constexpr unsigned long kHwcapAsimdDotProduct = 1UL << 20;  // HWCAP_ASIMDDP, asm/hwcap.h
+#endif
+
+bool CpuHas(SimdLevel level) {
+  switch (level) {
+#if defined(__x86_64__)
+    case SimdLevel::kAvx2Fma:
+      __builtin_cpu_init();
+      return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+    case SimdLevel::kAvx512Vnni:
+      __builtin_cpu_init();
+      return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") &&
+             __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+             __builtin_cpu_supports("avx512vnni");
+#endif
+#if defined(__ARM_NEON)
+    case SimdLevel::kNeon:
+      return true;
+#endif
+#if defined(__aarch64__)
+    case SimdLevel::kNeonDotprod:
+#if defined(__linux__)
+      return (getauxval(AT_HWCAP) & kHwcapAsimdDotProduct) != 0;
+#elif defined(__ARM_FEATURE_DOTPROD)
+      return true;
+#else
+      return false;
+#endif
+#endif
+    default:
+      return false;
+  }
+}
+
+}  // namespace
+
+const char* SimdLevelName(SimdLevel level) {
+  switch (level) {
+    case SimdLevel::kAvx2Fma: return "avx2-fma";
+    case SimdLevel::kAvx512Vnni: return "avx512-vnni";
+    case SimdLevel::kNeon: return "neon";
+    case SimdLevel::kNeonDotprod: return "neon-dotprod";
+    case SimdLevel::kNone: break;
+  }
+  return "none";
+}
+
+bool SimdLevelSupported(SimdLevel level) { return CpuHas(level); }
+
+SimdLevel BestSimdLevel() {
+  constexpr SimdLevel kFastestFirst[] = {SimdLevel::kAvx512Vnni, SimdLevel::kAvx2Fma,
+                                         SimdLevel::kNeonDotprod, SimdLevel::kNeon};
+  for (SimdLevel level : kFastestFirst) {
+    if (CpuHas(level)) return level;
+  }
+  return SimdLevel::kNone;
+}
+
+}  // namespace edgenmt

@@ -1,0 +1,209 @@
+// The SIMD backend against the reference, at every instruction-set level this CPU supports
+// (x86-64: AVX2+FMA, AVX-512 VNNI; ARM: NEON, NEON dot product; under QEMU for the ARM builds),
+// on random and edge shapes from fixed seeds: depths below, at and past each vector width, output
+// counts that are not multiples of the 4-row groups or the 64-output blocks, strides wider than
+// the depth, int8 extremes (-128 everywhere). Integer products and the hybrid scheme must be
+// bit-exact; float32 is within 1e-5 * (1 + sqrt(depth)) of the reference (summation order).
+#include <math.h>
+
+#include <random>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "kernels/kernel_table.h"
+#include "kernels/simd/simd_level.h"
+
+namespace edgenmt {
+namespace {
+
+struct Shape {
+  int32_t rows, depth, out;
+};
+constexpr Shape kShapes[] = {{1, 1, 1},   {1, 3, 5},    {2, 15, 4},  {1, 16, 7},  {3, 17, 9},
+                             {1, 31, 3},  {1, 32, 64},  {2, 33, 65}, {1, 63, 66}, {4, 64, 4},
+                             {1, 65, 1},  {2, 127, 130}, {1, 128, 5}, {1, 160, 640},
+                             {4, 320, 1024}, {1, 576, 256}, {1, 1000, 43}};
+
+std::vector<int8_t> RandomS8(std::mt19937* rng, size_t n, bool extremes) {
+  std::uniform_int_distribution<int> dist(-128, 127);
+  std::vector<int8_t> v(n);
+  for (int8_t& x : v) x = extremes ? -128 : static_cast<int8_t>(dist(*rng));
+  return v;
+}
+
+std::vector<float> RandomF32(std::mt19937* rng, size_t n) {
+  std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
+  std::vector<float> v(n);
+  for (float& x : v) x = dist(*rng);
+  return v;
+}
+
+std::vector<int32_t> RandomS32(std::mt19937* rng, size_t n, int32_t lo, int32_t hi) {
+  std::uniform_int_distribution<int32_t> dist(lo, hi);
+  std::vector<int32_t> v(n);
+  for (int32_t& x : v) x = dist(*rng);
+  return v;
+}
+
+std::vector<SimdLevel> SupportedLevels() {
+  std::vector<SimdLevel> levels;
+  for (SimdLevel level : kSimdLevels) {
+    if (SimdLevelSupported(level)) levels.push_back(level);
+  }
+  return levels;
+}
+
+class SimdKernelsTest : public ::testing::TestWithParam<SimdLevel> {
+ protected:
+  void SetUp() override {
+    ASSERT_EQ(GetSimdKernelTable(GetParam(), &simd_), Status::kOk);
+    ASSERT_EQ(simd_->backend, KernelBackend::kSimd);
+  }
+  const KernelTable& ref_ = ReferenceKernelTable();
+  const KernelTable* simd_ = nullptr;
+};
+
+TEST_P(SimdKernelsTest, FullyConnectedF32WithinTolerance) {
+  std::mt19937 rng(101);
+  for (const Shape& s : kShapes) {
+    const auto x = RandomF32(&rng, static_cast<size_t>(s.rows) * s.depth);
+    const auto w = RandomF32(&rng, static_cast<size_t>(s.out) * s.depth);
+    const auto bias = RandomF32(&rng, s.out);
+    const auto initial = RandomF32(&rng, static_cast<size_t>(s.rows) * s.out);
+    for (int variant = 0; variant < 4; ++variant) {
+      const bool with_bias = variant & 1, accumulate = variant & 2;
+      std::vector<float> expected = initial, actual = initial;
+      ref_.fully_connected_f32(s.rows, s.depth, s.out, x.data(), w.data(),
+                               with_bias ? bias.data() : nullptr, expected.data(), accumulate);
+      simd_->fully_connected_f32(s.rows, s.depth, s.out, x.data(), w.data(),
+                                 with_bias ? bias.data() : nullptr, actual.data(), accumulate);
+      for (size_t i = 0; i < expected.size(); ++i) {
+        ASSERT_NEAR(actual[i], expected[i], 1e-5 * (1.0 + sqrt(static_cast<double>(s.depth))))
+            << s.rows << "x" << s.depth << "->" << s.out << " variant " << variant << " at " << i;
+      }
+    }
+  }
+}
+
+TEST_P(SimdKernelsTest, HybridS8BitExact) {
+  std::mt19937 rng(202);
+  for (const Shape& s : kShapes) {
+    for (int extremes = 0; extremes < 2; ++extremes) {
+      auto x = RandomF32(&rng, static_cast<size_t>(s.rows) * s.depth);
+      if (extremes) x[0] = 0.0f;  // a row with one zero and the rest at +-max
+      const auto w = RandomS8(&rng, static_cast<size_t>(s.out) * s.depth, extremes != 0);
+      const auto scales = RandomF32(&rng, s.out);
+      const auto bias = RandomF32(&rng, s.out);
+      const auto initial = RandomF32(&rng, static_cast<size_t>(s.rows) * s.out);
+      for (int variant = 0; variant < 4; ++variant) {
+        const bool with_bias = variant & 1, accumulate = variant & 2;
+        std::vector<float> expected = initial, actual = initial;
+        std::vector<int8_t> scratch(s.depth);
+        ref_.fully_connected_s8_hybrid(s.rows, s.depth, s.out, x.data(), w.data(), scales.data(),
+                                       with_bias ? bias.data() : nullptr, expected.data(),
+                                       accumulate, scratch.data());
+        simd_->fully_connected_s8_hybrid(s.rows, s.depth, s.out, x.data(), w.data(), scales.data(),
+                                         with_bias ? bias.data() : nullptr, actual.data(),
+                                         accumulate, scratch.data());
+        ASSERT_EQ(actual, expected) << s.rows << "x" << s.depth << "->" << s.out << " variant "
+                                    << variant << " extremes " << extremes;
+      }
+    }
+  }
+}
+
+TEST_P(SimdKernelsTest, IntegerColumnBlockBitExact) {
+  std::mt19937 rng(303);
+  for (const Shape& s : kShapes) {
+    for (int extremes = 0; extremes < 2; ++extremes) {
+      // Strided: the block is columns [3, 3 + depth) of rows 3 + depth + 5 wide (x and w).
+      const int32_t stride = s.depth + 8;
+      const auto x = RandomS8(&rng, static_cast<size_t>(s.rows) * stride, extremes != 0);
+      const auto w = RandomS8(&rng, static_cast<size_t>(s.out) * stride, extremes != 0);
+      const auto multiplier = RandomS32(&rng, s.out, 1 << 30, 0x7fffffff);
+      const auto shift = RandomS32(&rng, s.out, -20, 8);
+      const auto bias = RandomS32(&rng, s.out, -(1 << 30), 1 << 30);
+      const auto initial = RandomS32(&rng, static_cast<size_t>(s.rows) * s.out, -(1 << 30), 1 << 30);
+      for (int variant = 0; variant < 8; ++variant) {
+        const bool with_bias = variant & 1, accumulate = variant & 2;
+        const int32_t shift_offset = (variant & 4) ? -3 : 2;
+        std::vector<int32_t> expected = initial, actual = initial;
+        ref_.fully_connected_s8_s32(s.rows, s.depth, s.out, x.data() + 3, stride, w.data() + 3,
+                                    stride, multiplier.data(), shift.data(), shift_offset,
+                                    with_bias ? bias.data() : nullptr, expected.data(), accumulate);
+        simd_->fully_connected_s8_s32(s.rows, s.depth, s.out, x.data() + 3, stride, w.data() + 3,
+                                      stride, multiplier.data(), shift.data(), shift_offset,
+                                      with_bias ? bias.data() : nullptr, actual.data(), accumulate);
+        ASSERT_EQ(actual, expected) << s.rows << "x" << s.depth << "->" << s.out << " variant "
+                                    << variant << " extremes " << extremes;
+      }
+    }
+  }
+}
+
+TEST_P(SimdKernelsTest, EmbeddingProductBitExact) {
+  std::mt19937 rng(404);
+  for (const Shape& s : kShapes) {
+    const int32_t vocab = 7, stride = s.depth + 5;
+    const auto table = RandomS8(&rng, static_cast<size_t>(vocab) * s.depth, false);
+    const auto row_multiplier = RandomS32(&rng, vocab, 1 << 30, 0x7fffffff);
+    const auto row_shift = RandomS32(&rng, vocab, -7, 0);
+    const auto w = RandomS8(&rng, static_cast<size_t>(s.out) * stride, false);
+    const auto multiplier = RandomS32(&rng, s.out, 1 << 30, 0x7fffffff);
+    const auto shift = RandomS32(&rng, s.out, -20, 8);
+    const auto bias = RandomS32(&rng, s.out, -(1 << 30), 1 << 30);
+    const auto ids = RandomS32(&rng, s.rows, 0, vocab - 1);
+    for (int with_bias = 0; with_bias < 2; ++with_bias) {
+      std::vector<int32_t> expected(static_cast<size_t>(s.rows) * s.out, 7), actual = expected;
+      ref_.embedding_fully_connected_s8_s32(s.rows, ids.data(), table.data(), row_multiplier.data(),
+                                            row_shift.data(), s.depth, s.out, w.data(), stride,
+                                            multiplier.data(), shift.data(),
+                                            with_bias ? bias.data() : nullptr, expected.data());
+      simd_->embedding_fully_connected_s8_s32(
+          s.rows, ids.data(), table.data(), row_multiplier.data(), row_shift.data(), s.depth, s.out,
+          w.data(), stride, multiplier.data(), shift.data(), with_bias ? bias.data() : nullptr,
+          actual.data());
+      ASSERT_EQ(actual, expected) << s.rows << "x" << s.depth << "->" << s.out;
+    }
+  }
+}
+
+std::string LevelName(const ::testing::TestParamInfo<SimdLevel>& info) {
+  std::string name = SimdLevelName(info.param);
+  for (char& c : name) c = c == '-' ? '_' : c;
+  return name;
+}
+
+INSTANTIATE_TEST_SUITE_P(Levels, SimdKernelsTest, ::testing::ValuesIn(SupportedLevels()), LevelName);
+GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(SimdKernelsTest);
+
+TEST(SimdLevelTest, DetectionAndRefusal) {
+  const KernelTable* table = nullptr;
+  EXPECT_EQ(GetSimdKernelTable(SimdLevel::kNone, &table), Status::kInvalidArgument);
+  EXPECT_EQ(GetSimdKernelTable(SimdLevel::kAvx2Fma, nullptr), Status::kInvalidArgument);
+  for (SimdLevel level : kSimdLevels) {
+    const Status status = GetSimdKernelTable(level, &table);
+    if (SimdLevelSupported(level)) {
+      EXPECT_EQ(status, Status::kOk) << SimdLevelName(level);
+    } else {  // never handed out on a CPU (or build) without it
+      EXPECT_EQ(status, Status::kUnsupported) << SimdLevelName(level);
+      EXPECT_EQ(table, nullptr);
+    }
+  }
+  const SimdLevel best = BestSimdLevel();
+  EXPECT_EQ(KernelBackendAvailable(KernelBackend::kSimd), best != SimdLevel::kNone);
+  if (best != SimdLevel::kNone) {
+    EXPECT_TRUE(SimdLevelSupported(best));
+    EXPECT_STREQ(KernelBackendVariant(KernelBackend::kSimd), SimdLevelName(best));
+  }
+#if defined(__x86_64__) || defined(__aarch64__) || (defined(__ARM_NEON) && defined(__linux__))
+  // Every Linux target this project builds for has at least its baseline level.
+  EXPECT_NE(best, SimdLevel::kNone);
+#endif
+  EXPECT_STREQ(KernelBackendVariant(KernelBackend::kReference), "portable");
+}
+
+}  // namespace
+}  // namespace edgenmt
