@@ -170,6 +170,36 @@ TEST_P(SimdKernelsTest, EmbeddingProductBitExact) {
   }
 }
 
+TEST_P(SimdKernelsTest, ActivationsWithinTolerance) {
+  std::mt19937 rng(505);
+  std::vector<float> x = {0.0f, -0.0f, 1e-30f, -1e-30f, 1e-8f, -1e-8f, 1e-3f, -1e-3f, 0.5f, -0.5f,
+                          1.0f, -1.0f, 3.0f, -3.0f, 9.0f, -9.0f, 20.0f, -20.0f, 44.0f, -44.0f,
+                          87.0f, -87.0f, 88.5f, -88.5f, 100.0f, -100.0f, 1e30f, -1e30f,
+                          INFINITY, -INFINITY, 1.5e-42f /* denormal */};
+  std::uniform_real_distribution<float> dist(-12.0f, 12.0f);
+  for (int i = 0; i < 2000; ++i) x.push_back(dist(rng));
+  using Activation = void (*)(int32_t, const float*, float*);
+  const Activation pairs[2][2] = {{ref_.sigmoid_f32, simd_->sigmoid_f32},
+                                  {ref_.tanh_f32, simd_->tanh_f32}};
+  for (const auto& pair : pairs) {
+    // Every length up to 19 (all tails) from every offset of the first values, then all of x.
+    for (int32_t n = 1; n <= 19; ++n) {
+      std::vector<float> expected(n), actual(n);
+      pair[0](n, x.data(), expected.data());
+      pair[1](n, x.data(), actual.data());
+      for (int32_t i = 0; i < n; ++i) ASSERT_NEAR(actual[i], expected[i], 1e-6) << "x " << x[i];
+    }
+    std::vector<float> expected(x.size()), actual = x;
+    pair[0](static_cast<int32_t>(x.size()), x.data(), expected.data());
+    pair[1](static_cast<int32_t>(x.size()), actual.data(), actual.data());  // in place
+    for (size_t i = 0; i < x.size(); ++i) ASSERT_NEAR(actual[i], expected[i], 1e-6) << "x " << x[i];
+    const float nan = NAN;
+    float out = 0.0f;
+    pair[1](1, &nan, &out);
+    EXPECT_TRUE(out != out);  // NaN stays NaN, as in the reference
+  }
+}
+
 std::string LevelName(const ::testing::TestParamInfo<SimdLevel>& info) {
   std::string name = SimdLevelName(info.param);
   for (char& c : name) c = c == '-' ? '_' : c;

@@ -4,6 +4,7 @@
 // results are bit-identical to it and float ones differ only by summation order.
 #include "kernels/kernels_s8.h"
 #include "kernels/product_outputs.h"
+#include "kernels/simd/simd_activation.h"
 #include "kernels/simd/simd_dot.h"
 #include "kernels/simd/simd_level.h"
 
@@ -93,10 +94,14 @@ void EmbeddingFullyConnectedS8S32(int32_t rows, const int32_t* ids, const int8_t
   }
 }
 
-template <simd::DotF32Fn F32, simd::DotS8Fn S8>
+using ActivationFn = void (*)(int32_t n, const float* x, float* y);
+
+template <simd::DotF32Fn F32, simd::DotS8Fn S8, ActivationFn Sigmoid, ActivationFn Tanh>
 KernelTable MakeSimdTable() {
   KernelTable table = ReferenceKernelTable();
   table.backend = KernelBackend::kSimd;
+  table.sigmoid_f32 = Sigmoid;
+  table.tanh_f32 = Tanh;
   table.fully_connected_f32 = FullyConnectedF32<F32>;
   table.fully_connected_s8_hybrid = FullyConnectedS8Hybrid<S8>;
   table.fully_connected_s8_s32 = FullyConnectedS8S32<S8>;
@@ -113,26 +118,30 @@ Status GetSimdKernelTable(SimdLevel level, const KernelTable** out) {
   switch (level) {
 #if defined(__x86_64__)
     case SimdLevel::kAvx2Fma: {
-      static const KernelTable table = MakeSimdTable<simd::DotF32Avx2Fma, simd::DotS8Avx2>();
+      static const KernelTable table = MakeSimdTable<simd::DotF32Avx2Fma, simd::DotS8Avx2, simd::SigmoidF32Avx2,
+                                                    simd::TanhF32Avx2>();
       *out = &table;
       return Status::kOk;
     }
     case SimdLevel::kAvx512Vnni: {
-      static const KernelTable table = MakeSimdTable<simd::DotF32Avx2Fma, simd::DotS8Avx512Vnni>();
+      static const KernelTable table = MakeSimdTable<simd::DotF32Avx2Fma, simd::DotS8Avx512Vnni, simd::SigmoidF32Avx2,
+                                                    simd::TanhF32Avx2>();
       *out = &table;
       return Status::kOk;
     }
 #endif
 #if defined(__ARM_NEON)
     case SimdLevel::kNeon: {
-      static const KernelTable table = MakeSimdTable<simd::DotF32Neon, simd::DotS8Neon>();
+      static const KernelTable table = MakeSimdTable<simd::DotF32Neon, simd::DotS8Neon, simd::SigmoidF32Neon,
+                                                    simd::TanhF32Neon>();
       *out = &table;
       return Status::kOk;
     }
 #endif
 #if defined(__aarch64__)
     case SimdLevel::kNeonDotprod: {
-      static const KernelTable table = MakeSimdTable<simd::DotF32Neon, simd::DotS8NeonDotprod>();
+      static const KernelTable table = MakeSimdTable<simd::DotF32Neon, simd::DotS8NeonDotprod, simd::SigmoidF32Neon,
+                                                    simd::TanhF32Neon>();
       *out = &table;
       return Status::kOk;
     }
