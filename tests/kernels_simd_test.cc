@@ -5,6 +5,7 @@
 // the depth, int8 extremes (-128 everywhere). Integer products and the hybrid scheme must be
 // bit-exact; float32 is within 1e-5 * (1 + sqrt(depth)) of the reference (summation order).
 #include <math.h>
+#include <string.h>
 
 #include <random>
 #include <string>
@@ -111,6 +112,49 @@ TEST_P(SimdKernelsTest, HybridS8BitExact) {
                                     << variant << " extremes " << extremes;
       }
     }
+  }
+}
+
+// Rows the activation quantizer must treat exactly like the reference: NaN (ignored by the max,
+// quantized to 0), infinities, denormals beside normal values, a largest magnitude just above
+// and below the vector path's 1e-30 floor, all zeros, and values landing exactly on .5 ties.
+TEST_P(SimdKernelsTest, HybridQuantizationEdgesBitExact) {
+  std::mt19937 rng(606);
+  const int32_t depth = 37, out = 9;
+  std::vector<std::vector<float>> rows;
+  const auto random_row = [&] { return RandomF32(&rng, depth); };
+  auto row = random_row();
+  row[3] = NAN;
+  rows.push_back(row);
+  row = random_row();
+  row[36] = INFINITY;
+  row[5] = -INFINITY;
+  rows.push_back(row);
+  row = random_row();
+  for (int i = 0; i < depth; i += 2) row[i] = 1e-40f;  // denormals among normal values
+  rows.push_back(row);
+  for (float top : {2e-30f, 5e-31f, 1e-37f}) {
+    row = random_row();
+    for (float& v : row) v *= top;
+    row[0] = top;
+    rows.push_back(row);
+  }
+  rows.push_back(std::vector<float>(depth, 0.0f));
+  row.assign(depth, 0.0f);  // scale 1: x = k + 0.5 lands on ties after * 127 / 127
+  for (int i = 0; i < depth; ++i) row[i] = (i % 2 ? -1.0f : 1.0f) * ((i % 127) + 0.5f);
+  row[0] = 127.0f;
+  rows.push_back(row);
+  const auto w = RandomS8(&rng, static_cast<size_t>(out) * depth, false);
+  const auto scales = RandomF32(&rng, out);
+  for (const auto& x : rows) {
+    std::vector<float> expected(out), actual(out);
+    std::vector<int8_t> expected_q(depth), actual_q(depth);
+    ref_.fully_connected_s8_hybrid(1, depth, out, x.data(), w.data(), scales.data(), nullptr,
+                                   expected.data(), false, expected_q.data());
+    simd_->fully_connected_s8_hybrid(1, depth, out, x.data(), w.data(), scales.data(), nullptr,
+                                     actual.data(), false, actual_q.data());
+    EXPECT_EQ(actual_q, expected_q) << "first value " << x[0];
+    EXPECT_EQ(memcmp(actual.data(), expected.data(), out * sizeof(float)), 0) << "first value " << x[0];
   }
 }
 

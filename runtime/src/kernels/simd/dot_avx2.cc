@@ -4,6 +4,7 @@
 #if defined(__x86_64__)
 #include <immintrin.h>
 
+#include "kernels/kernels_s8.h"
 #include "kernels/simd/simd_dot.h"
 
 namespace edgenmt {
@@ -105,6 +106,47 @@ void DotF32Avx2Fma(int32_t depth, const float* x, const float* w, int32_t w_stri
     for (int32_t k = vector_depth; k < depth; ++k) sum += x[k] * w0[k];
     acc[j] = sum;
   }
+}
+
+float QuantizeRowAvx2(int32_t n, const float* x, int8_t* q) {
+  // max |x| ignoring NaN, as the reference: maxps returns its second operand when either is NaN.
+  const __m256 abs_mask = _mm256_castsi256_ps(_mm256_set1_epi32(0x7fffffff));
+  __m256 vmax = _mm256_setzero_ps();
+  int32_t i = 0;
+  for (; i + 8 <= n; i += 8) vmax = _mm256_max_ps(_mm256_and_ps(_mm256_loadu_ps(x + i), abs_mask), vmax);
+  alignas(32) float lanes[8];
+  _mm256_store_ps(lanes, vmax);
+  float max_abs = 0.0f;
+  for (float lane : lanes) max_abs = lane > max_abs ? lane : max_abs;
+  for (; i < n; ++i) {
+    const float a = x[i] >= 0.0f ? x[i] : -x[i];
+    max_abs = a > max_abs ? a : max_abs;
+  }
+  if (!(max_abs >= kQuantizeRowVectorMin && max_abs <= 3.40282347e38f)) {
+    return ref_quantize_row_f32_s8(n, x, q);
+  }
+  const __m256 inverse_scale = _mm256_set1_ps(127.0f / max_abs);
+  const __m256 hi = _mm256_set1_ps(127.0f), lo = _mm256_set1_ps(-127.0f);
+  const __m256 sign_mask = _mm256_set1_ps(-0.0f), half = _mm256_set1_ps(0.5f);
+  const auto quantize8 = [&](const float* in, int8_t* out) {
+    const __m256 v = _mm256_mul_ps(_mm256_loadu_ps(in), inverse_scale);
+    const __m256 is_nan = _mm256_cmp_ps(v, v, _CMP_UNORD_Q);
+    const __m256 clamped = _mm256_min_ps(_mm256_max_ps(v, lo), hi);
+    // Ties away from zero: v + copysign(0.5, v), then truncation (the reference's expression).
+    const __m256 rounded = _mm256_add_ps(clamped, _mm256_or_ps(_mm256_and_ps(clamped, sign_mask), half));
+    const __m256i ints = _mm256_andnot_si256(_mm256_castps_si256(is_nan), _mm256_cvttps_epi32(rounded));
+    const __m128i shorts = _mm_packs_epi32(_mm256_castsi256_si128(ints), _mm256_extracti128_si256(ints, 1));
+    _mm_storel_epi64(reinterpret_cast<__m128i*>(out), _mm_packs_epi16(shorts, shorts));
+  };
+  for (i = 0; i + 8 <= n; i += 8) quantize8(x + i, q + i);
+  if (i < n) {
+    float block[8] = {0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
+    int8_t out[8];
+    for (int32_t j = 0; j < n - i; ++j) block[j] = x[i + j];
+    quantize8(block, out);
+    for (int32_t j = 0; j < n - i; ++j) q[i + j] = out[j];
+  }
+  return max_abs / 127.0f;
 }
 
 }  // namespace simd

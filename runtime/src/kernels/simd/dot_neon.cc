@@ -4,6 +4,7 @@
 #if defined(__ARM_NEON)
 #include <arm_neon.h>
 
+#include "kernels/kernels_s8.h"
 #include "kernels/simd/simd_dot.h"
 
 namespace edgenmt {
@@ -113,6 +114,50 @@ void DotF32Neon(int32_t depth, const float* x, const float* w, int32_t w_stride,
     for (int32_t k = vector_depth; k < depth; ++k) sum += x[k] * w0[k];
     acc[j] = sum;
   }
+}
+
+float QuantizeRowNeon(int32_t n, const float* x, int8_t* q) {
+  // max |x| ignoring NaN, as the reference (a compare is false on NaN; vmaxq would propagate it).
+  float32x4_t vmax = vdupq_n_f32(0.0f);
+  int32_t i = 0;
+  for (; i + 4 <= n; i += 4) {
+    const float32x4_t a = vabsq_f32(vld1q_f32(x + i));
+    vmax = vbslq_f32(vcgtq_f32(a, vmax), a, vmax);
+  }
+  float lanes[4];
+  vst1q_f32(lanes, vmax);
+  float max_abs = 0.0f;
+  for (float lane : lanes) max_abs = lane > max_abs ? lane : max_abs;
+  for (; i < n; ++i) {
+    const float a = x[i] >= 0.0f ? x[i] : -x[i];
+    max_abs = a > max_abs ? a : max_abs;
+  }
+  if (!(max_abs >= kQuantizeRowVectorMin && max_abs <= 3.40282347e38f)) {
+    return ref_quantize_row_f32_s8(n, x, q);
+  }
+  const float32x4_t inverse_scale = vdupq_n_f32(127.0f / max_abs);
+  const uint32x4_t sign_mask = vdupq_n_u32(0x80000000u);
+  const auto quantize4 = [&](const float* in) {
+    const float32x4_t v = vmulq_f32(vld1q_f32(in), inverse_scale);
+    const uint32x4_t is_number = vceqq_f32(v, v);
+    const float32x4_t clamped = vminq_f32(vmaxq_f32(v, vdupq_n_f32(-127.0f)), vdupq_n_f32(127.0f));
+    // Ties away from zero: v + copysign(0.5, v), then truncation (the reference's expression).
+    const float32x4_t rounded = vaddq_f32(clamped, vbslq_f32(sign_mask, clamped, vdupq_n_f32(0.5f)));
+    return vandq_s32(vcvtq_s32_f32(rounded), vreinterpretq_s32_u32(is_number));
+  };
+  const auto quantize8 = [&](const float* in, int8_t* out) {
+    const int16x8_t shorts = vcombine_s16(vmovn_s32(quantize4(in)), vmovn_s32(quantize4(in + 4)));
+    vst1_s8(out, vmovn_s16(shorts));
+  };
+  for (i = 0; i + 8 <= n; i += 8) quantize8(x + i, q + i);
+  if (i < n) {
+    float block[8] = {0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
+    int8_t out[8];
+    for (int32_t j = 0; j < n - i; ++j) block[j] = x[i + j];
+    quantize8(block, out);
+    for (int32_t j = 0; j < n - i; ++j) q[i + j] = out[j];
+  }
+  return max_abs / 127.0f;
 }
 
 }  // namespace simd

@@ -24,6 +24,11 @@ using DotS8Fn = void (*)(int32_t depth, const int8_t* x, const int8_t* w, int32_
                          int32_t count, int32_t* acc);
 using DotF32Fn = void (*)(int32_t depth, const float* x, const float* w, int32_t w_stride,
                           int32_t count, float* acc);
+// The hybrid scheme's activation side: exactly ref_quantize_row_f32_s8 (same scale, same
+// int8 values, bit for bit). Rows whose largest magnitude is 0, below 1e-30 (where ARMv7
+// NEON's flush-to-zero would differ from IEEE) or infinite take the reference itself.
+using QuantizeRowFn = float (*)(int32_t n, const float* x, int8_t* q);
+constexpr float kQuantizeRowVectorMin = 1e-30f;
 
 #if defined(__x86_64__)
 void DotS8Avx2(int32_t depth, const int8_t* x, const int8_t* w, int32_t w_stride, int32_t count,
@@ -32,12 +37,14 @@ void DotS8Avx512Vnni(int32_t depth, const int8_t* x, const int8_t* w, int32_t w_
                      int32_t count, int32_t* acc);
 void DotF32Avx2Fma(int32_t depth, const float* x, const float* w, int32_t w_stride, int32_t count,
                    float* acc);
+float QuantizeRowAvx2(int32_t n, const float* x, int8_t* q);
 #endif
 #if defined(__ARM_NEON)
 void DotS8Neon(int32_t depth, const int8_t* x, const int8_t* w, int32_t w_stride, int32_t count,
                int32_t* acc);
 void DotF32Neon(int32_t depth, const float* x, const float* w, int32_t w_stride, int32_t count,
                 float* acc);
+float QuantizeRowNeon(int32_t n, const float* x, int8_t* q);
 #endif
 #if defined(__aarch64__)
 void DotS8NeonDotprod(int32_t depth, const int8_t* x, const int8_t* w, int32_t w_stride,

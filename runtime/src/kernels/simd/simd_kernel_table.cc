@@ -33,14 +33,14 @@ void FullyConnectedF32(int32_t rows, int32_t in_features, int32_t out_features, 
   }
 }
 
-template <simd::DotS8Fn Dot>
+template <simd::DotS8Fn Dot, simd::QuantizeRowFn QuantizeRow>
 void FullyConnectedS8Hybrid(int32_t rows, int32_t in_features, int32_t out_features,
                             const float* x, const int8_t* w, const float* w_scales,
                             const float* bias, float* y, bool accumulate, int8_t* x_scratch) {
   int32_t dots[kOutputBlock];
   for (int32_t r = 0; r < rows; ++r) {
-    const float x_scale = ref_quantize_row_f32_s8(
-        in_features, x + static_cast<int64_t>(r) * in_features, x_scratch);
+    const float x_scale =
+        QuantizeRow(in_features, x + static_cast<int64_t>(r) * in_features, x_scratch);
     float* y_row = y + static_cast<int64_t>(r) * out_features;
     for (int32_t m0 = 0; m0 < out_features; m0 += kOutputBlock) {
       const int32_t n = BlockSize(out_features, m0);
@@ -96,14 +96,15 @@ void EmbeddingFullyConnectedS8S32(int32_t rows, const int32_t* ids, const int8_t
 
 using ActivationFn = void (*)(int32_t n, const float* x, float* y);
 
-template <simd::DotF32Fn F32, simd::DotS8Fn S8, ActivationFn Sigmoid, ActivationFn Tanh>
+template <simd::DotF32Fn F32, simd::DotS8Fn S8, simd::QuantizeRowFn QuantizeRow,
+          ActivationFn Sigmoid, ActivationFn Tanh>
 KernelTable MakeSimdTable() {
   KernelTable table = ReferenceKernelTable();
   table.backend = KernelBackend::kSimd;
   table.sigmoid_f32 = Sigmoid;
   table.tanh_f32 = Tanh;
   table.fully_connected_f32 = FullyConnectedF32<F32>;
-  table.fully_connected_s8_hybrid = FullyConnectedS8Hybrid<S8>;
+  table.fully_connected_s8_hybrid = FullyConnectedS8Hybrid<S8, QuantizeRow>;
   table.fully_connected_s8_s32 = FullyConnectedS8S32<S8>;
   table.embedding_fully_connected_s8_s32 = EmbeddingFullyConnectedS8S32<S8>;
   return table;
@@ -118,30 +119,34 @@ Status GetSimdKernelTable(SimdLevel level, const KernelTable** out) {
   switch (level) {
 #if defined(__x86_64__)
     case SimdLevel::kAvx2Fma: {
-      static const KernelTable table = MakeSimdTable<simd::DotF32Avx2Fma, simd::DotS8Avx2, simd::SigmoidF32Avx2,
-                                                    simd::TanhF32Avx2>();
+      static const KernelTable table = MakeSimdTable<
+          simd::DotF32Avx2Fma, simd::DotS8Avx2, simd::QuantizeRowAvx2,
+          simd::SigmoidF32Avx2, simd::TanhF32Avx2>();
       *out = &table;
       return Status::kOk;
     }
     case SimdLevel::kAvx512Vnni: {
-      static const KernelTable table = MakeSimdTable<simd::DotF32Avx2Fma, simd::DotS8Avx512Vnni, simd::SigmoidF32Avx2,
-                                                    simd::TanhF32Avx2>();
+      static const KernelTable table = MakeSimdTable<
+          simd::DotF32Avx2Fma, simd::DotS8Avx512Vnni, simd::QuantizeRowAvx2,
+          simd::SigmoidF32Avx2, simd::TanhF32Avx2>();
       *out = &table;
       return Status::kOk;
     }
 #endif
 #if defined(__ARM_NEON)
     case SimdLevel::kNeon: {
-      static const KernelTable table = MakeSimdTable<simd::DotF32Neon, simd::DotS8Neon, simd::SigmoidF32Neon,
-                                                    simd::TanhF32Neon>();
+      static const KernelTable table = MakeSimdTable<
+          simd::DotF32Neon, simd::DotS8Neon, simd::QuantizeRowNeon,
+          simd::SigmoidF32Neon, simd::TanhF32Neon>();
       *out = &table;
       return Status::kOk;
     }
 #endif
 #if defined(__aarch64__)
     case SimdLevel::kNeonDotprod: {
-      static const KernelTable table = MakeSimdTable<simd::DotF32Neon, simd::DotS8NeonDotprod, simd::SigmoidF32Neon,
-                                                    simd::TanhF32Neon>();
+      static const KernelTable table = MakeSimdTable<
+          simd::DotF32Neon, simd::DotS8NeonDotprod, simd::QuantizeRowNeon,
+          simd::SigmoidF32Neon, simd::TanhF32Neon>();
       *out = &table;
       return Status::kOk;
     }
