@@ -244,6 +244,50 @@ TEST_P(SimdKernelsTest, ActivationsWithinTolerance) {
   }
 }
 
+// int8-full's cell arithmetic: every int16 input of tanh at every int-bits value a model can
+// use, and LSTM cells with random and extreme gates and states at every cell format.
+TEST_P(SimdKernelsTest, IntegerTanhAllInputsBitExact) {
+  std::vector<int16_t> x(65536 + 3);
+  for (size_t i = 0; i < x.size(); ++i) x[i] = static_cast<int16_t>(static_cast<int32_t>(i % 65536) - 32768);
+  for (int32_t int_bits = 0; int_bits <= 15; ++int_bits) {
+    std::vector<int16_t> expected(x.size()), actual = x;
+    ref_.tanh_s16(static_cast<int32_t>(x.size()), x.data(), int_bits, expected.data());
+    simd_->tanh_s16(static_cast<int32_t>(x.size()), actual.data(), int_bits, actual.data());  // in place
+    ASSERT_EQ(actual, expected) << "int bits " << int_bits;
+  }
+}
+
+TEST_P(SimdKernelsTest, IntegerLstmCellBitExact) {
+  std::mt19937 rng(707);
+  for (int32_t hidden : {1, 7, 8, 9, 64, 160, 256, 257}) {
+    for (int32_t cell_int_bits = 0; cell_int_bits <= 15; ++cell_int_bits) {
+      for (int extremes = 0; extremes < 3; ++extremes) {
+        std::vector<int16_t> gates(4 * static_cast<size_t>(hidden)), cell(hidden);
+        std::uniform_int_distribution<int> any(-32768, 32767), small(-6000, 6000);
+        for (int16_t& g : gates) g = static_cast<int16_t>(extremes == 1 ? (any(rng) & 1 ? 32767 : -32768)
+                                                          : extremes == 2 ? small(rng) : any(rng));
+        for (int16_t& c : cell) c = static_cast<int16_t>(extremes == 1 ? (any(rng) & 1 ? 32767 : -32768) : any(rng));
+        std::vector<int16_t> expected_cell = cell, actual_cell = cell;
+        std::vector<int8_t> expected_h(hidden), actual_h(hidden);
+        std::vector<int16_t> expected_h16(hidden), actual_h16(hidden);
+        ref_.lstm_cell_s16(hidden, gates.data(), cell_int_bits, expected_cell.data(),
+                           expected_h.data(), expected_h16.data());
+        simd_->lstm_cell_s16(hidden, gates.data(), cell_int_bits, actual_cell.data(),
+                             actual_h.data(), actual_h16.data());
+        ASSERT_EQ(actual_cell, expected_cell) << hidden << " " << cell_int_bits << " " << extremes;
+        ASSERT_EQ(actual_h, expected_h) << hidden << " " << cell_int_bits << " " << extremes;
+        ASSERT_EQ(actual_h16, expected_h16) << hidden << " " << cell_int_bits << " " << extremes;
+        // Without the int16 copy of h (h16 null), the rest is unchanged.
+        actual_cell = cell;
+        simd_->lstm_cell_s16(hidden, gates.data(), cell_int_bits, actual_cell.data(),
+                             actual_h.data(), nullptr);
+        ASSERT_EQ(actual_cell, expected_cell);
+        ASSERT_EQ(actual_h, expected_h);
+      }
+    }
+  }
+}
+
 std::string LevelName(const ::testing::TestParamInfo<SimdLevel>& info) {
   std::string name = SimdLevelName(info.param);
   for (char& c : name) c = c == '-' ? '_' : c;

@@ -5,6 +5,7 @@
 #include "kernels/kernels_s8.h"
 #include "kernels/product_outputs.h"
 #include "kernels/simd/simd_activation.h"
+#include "kernels/simd/simd_cell.h"
 #include "kernels/simd/simd_dot.h"
 #include "kernels/simd/simd_level.h"
 
@@ -126,9 +127,14 @@ Status GetSimdKernelTable(SimdLevel level, const KernelTable** out) {
       return Status::kOk;
     }
     case SimdLevel::kAvx512Vnni: {
-      static const KernelTable table = MakeSimdTable<
-          simd::DotF32Avx2Fma, simd::DotS8Avx512Vnni, simd::QuantizeRowAvx2,
-          simd::SigmoidF32Avx2, simd::TanhF32Avx2>();
+      static const KernelTable table = [] {
+        KernelTable t = MakeSimdTable<
+            simd::DotF32Avx2Fma, simd::DotS8Avx512Vnni, simd::QuantizeRowAvx2,
+            simd::SigmoidF32Avx2, simd::TanhF32Avx2>();
+        t.lstm_cell_s16 = simd::LstmCellS16Avx512;
+        t.tanh_s16 = simd::TanhS16Avx512;
+        return t;
+      }();
       *out = &table;
       return Status::kOk;
     }

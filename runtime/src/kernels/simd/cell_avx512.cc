@@ -1,0 +1,212 @@
+// AVX-512F int8-full LSTM cell and tanh (simd_cell.h). Each function below mirrors the scalar
+// function of edgenmt/fixed_point.h with the same name, on 8 int32 values in int64 lanes.
+#if defined(__x86_64__)
+#include <immintrin.h>
+// GCC 12's AVX-512 intrinsics warn about their own _mm512_undefined_* idiom where they are
+// inlined (GCC bug 105593); nothing in this file reads an uninitialized value.
+#pragma GCC diagnostic ignored "-Wuninitialized"
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+
+#include "kernels/kernels_s8.h"
+#include "kernels/simd/simd_cell.h"
+
+namespace edgenmt {
+namespace simd {
+namespace {
+
+using V = __m512i;  // 8 lanes, each an int32 value sign-extended to 64 bits
+
+constexpr int64_t kInt32Max = 2147483647;
+constexpr int64_t kInt32Min = -2147483648LL;
+constexpr int64_t kQ31One = kInt32Max;
+constexpr int64_t kQ31Half = int64_t{1} << 30;
+
+inline V Set(int64_t v) { return _mm512_set1_epi64(v); }
+inline V Clamp(V x, int64_t lo, int64_t hi) { return _mm512_min_epi64(_mm512_max_epi64(x, Set(lo)), Set(hi)); }
+
+inline V SaturatingRoundingDoublingHighMul(V a, V b) {
+  const V ab = _mm512_mul_epi32(a, b);  // exact signed 64-bit products of the low halves
+  const __mmask8 negative = _mm512_cmplt_epi64_mask(ab, _mm512_setzero_si512());
+  const V nudge = _mm512_mask_blend_epi64(negative, Set(int64_t{1} << 30), Set(1 - (int64_t{1} << 30)));
+  const V v = _mm512_add_epi64(ab, nudge);
+  // Division by 2^31 truncating toward zero: add 2^31 - 1 to negative values, shift.
+  const __mmask8 v_negative = _mm512_cmplt_epi64_mask(v, _mm512_setzero_si512());
+  const V q = _mm512_srai_epi64(_mm512_mask_add_epi64(v, v_negative, v, Set((int64_t{1} << 31) - 1)), 31);
+  const __mmask8 both_min = _mm512_cmpeq_epi64_mask(a, Set(kInt32Min)) & _mm512_cmpeq_epi64_mask(b, Set(kInt32Min));
+  return _mm512_mask_blend_epi64(both_min, q, Set(kInt32Max));
+}
+
+inline V RoundingDivideByPOT(V x, int exponent) {
+  if (exponent <= 0) return x;
+  const int64_t mask = (int64_t{1} << exponent) - 1;
+  const V remainder = _mm512_and_si512(x, Set(mask));
+  const __mmask8 negative = _mm512_cmplt_epi64_mask(x, _mm512_setzero_si512());
+  const V threshold = _mm512_mask_add_epi64(Set(mask >> 1), negative, Set(mask >> 1), Set(1));
+  const V shifted = _mm512_sra_epi64(x, _mm_cvtsi32_si128(exponent));
+  const __mmask8 up = _mm512_cmpgt_epi64_mask(remainder, threshold);
+  return _mm512_mask_add_epi64(shifted, up, shifted, Set(1));
+}
+
+inline V SaturatingAdd(V a, V b) { return Clamp(_mm512_add_epi64(a, b), kInt32Min, kInt32Max); }
+inline V SaturatingLeftShift(V x, int exponent) {
+  return Clamp(_mm512_sll_epi64(x, _mm_cvtsi32_si128(exponent)), kInt32Min, kInt32Max);
+}
+
+inline V ExpOnIntervalNegativeQuarterTo0Q31(V a) {
+  const V exp_minus_one_eighth = Set(1895147668);
+  const V x = _mm512_add_epi64(a, Set(1 << 28));
+  const V x2 = SaturatingRoundingDoublingHighMul(x, x);
+  const V x3 = SaturatingRoundingDoublingHighMul(x2, x);
+  const V x4 = SaturatingRoundingDoublingHighMul(x2, x2);
+  const V x5 = SaturatingRoundingDoublingHighMul(x4, x);
+  const V t5 = _mm512_add_epi64(SaturatingRoundingDoublingHighMul(x5, Set(429496730)), x4);
+  const V t4 = _mm512_add_epi64(RoundingDivideByPOT(t5, 2), x3);
+  const V t3 = _mm512_add_epi64(SaturatingRoundingDoublingHighMul(t4, Set(715827883)), x2);
+  const V poly = RoundingDivideByPOT(t3, 1);
+  return _mm512_add_epi64(exp_minus_one_eighth, SaturatingRoundingDoublingHighMul(
+                                                    exp_minus_one_eighth, _mm512_add_epi64(x, poly)));
+}
+
+// a <= 0 in Q(int_bits).(31 - int_bits), int_bits in [0, 28] (frac_bits >= 3 here).
+inline V ExpOnNegativeValuesQ31(V a, int int_bits) {
+  static constexpr int64_t kExpMinusPow2[7] = {1672461947, 1302514674, 790015084, 290630308,
+                                               39332535,   720401,     242};
+  const int frac_bits = 31 - int_bits;
+  const int64_t one_quarter = int64_t{1} << (frac_bits - 2);
+  const V a_mod_quarter_minus_quarter =
+      _mm512_sub_epi64(_mm512_and_si512(a, Set(one_quarter - 1)), Set(one_quarter));
+  V result = ExpOnIntervalNegativeQuarterTo0Q31(
+      _mm512_sll_epi64(a_mod_quarter_minus_quarter, _mm_cvtsi32_si128(int_bits)));
+  const V remainder = _mm512_sub_epi64(a_mod_quarter_minus_quarter, a);
+  for (int k = -2; k < int_bits; ++k) {
+    const int bit = frac_bits + k;
+    if (bit > 30) break;
+    const __mmask8 set = _mm512_test_epi64_mask(remainder, Set(int64_t{1} << bit));
+    if (k > 4) {
+      result = _mm512_mask_blend_epi64(set, result, _mm512_setzero_si512());
+    } else {
+      result = _mm512_mask_blend_epi64(
+          set, result, SaturatingRoundingDoublingHighMul(result, Set(kExpMinusPow2[k + 2])));
+    }
+  }
+  const __mmask8 non_negative = _mm512_cmpge_epi64_mask(a, _mm512_setzero_si512());
+  return _mm512_mask_blend_epi64(non_negative, result, Set(kQ31One));
+}
+
+inline V OneOverOnePlusXQ31(V x) {
+  const V half_denominator = _mm512_srai_epi64(_mm512_add_epi64(x, Set(kQ31One + 1)), 1);
+  V r = _mm512_add_epi64(Set(1515870810), SaturatingRoundingDoublingHighMul(half_denominator, Set(-1010580540)));
+  for (int i = 0; i < 3; ++i) {
+    const V d_times_r = SaturatingRoundingDoublingHighMul(half_denominator, r);
+    const V one_minus = _mm512_sub_epi64(Set(1 << 29), d_times_r);
+    const V correction = SaturatingRoundingDoublingHighMul(r, one_minus);
+    r = SaturatingAdd(r, SaturatingLeftShift(correction, 2));
+  }
+  return SaturatingLeftShift(r, 1);
+}
+
+inline V AbsSaturated(V a) { return Clamp(_mm512_abs_epi64(a), 0, kInt32Max); }
+
+inline V LogisticQ31(V a, int int_bits) {
+  const V e = ExpOnNegativeValuesQ31(_mm512_sub_epi64(_mm512_setzero_si512(), AbsSaturated(a)), int_bits);
+  const V positive = OneOverOnePlusXQ31(e);
+  const __mmask8 is_positive = _mm512_cmpgt_epi64_mask(a, _mm512_setzero_si512());
+  const __mmask8 is_zero = _mm512_cmpeq_epi64_mask(a, _mm512_setzero_si512());
+  const V y = _mm512_mask_blend_epi64(is_positive, _mm512_sub_epi64(Set(kQ31One), positive), positive);
+  return _mm512_mask_blend_epi64(is_zero, y, Set(kQ31Half));
+}
+
+inline V TanhQ31(V a, int int_bits) {
+  const V e = ExpOnNegativeValuesQ31(_mm512_sub_epi64(_mm512_setzero_si512(), AbsSaturated(a)), int_bits + 1);
+  const V r = OneOverOnePlusXQ31(e);
+  const V positive = SaturatingLeftShift(_mm512_sub_epi64(r, Set(kQ31Half)), 1);
+  const __mmask8 is_positive = _mm512_cmpgt_epi64_mask(a, _mm512_setzero_si512());
+  const __mmask8 is_zero = _mm512_cmpeq_epi64_mask(a, _mm512_setzero_si512());
+  const V y = _mm512_mask_blend_epi64(is_positive, _mm512_sub_epi64(_mm512_setzero_si512(), positive), positive);
+  return _mm512_mask_blend_epi64(is_zero, y, _mm512_setzero_si512());
+}
+
+inline V LoadS16(const int16_t* p) {
+  return _mm512_cvtepi16_epi64(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)));
+}
+inline void StoreS16(int16_t* p, V v) {  // v within int16
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(p), _mm512_cvtepi64_epi16(v));
+}
+inline void StoreS8(int8_t* p, V v) {  // v within int8
+  _mm_storel_epi64(reinterpret_cast<__m128i*>(p), _mm512_cvtepi64_epi8(v));
+}
+
+inline V LogisticS16(V x, int int_bits) {
+  return Clamp(RoundingDivideByPOT(LogisticQ31(_mm512_slli_epi64(x, 16), int_bits), 16), -32768, 32767);
+}
+inline V TanhS16(V x, int int_bits) {
+  return Clamp(RoundingDivideByPOT(TanhQ31(_mm512_slli_epi64(x, 16), int_bits), 16), -32768, 32767);
+}
+
+// Eight units of ref_lstm_cell_s16; gates point at unit j of the i gate, gate blocks `hidden` apart.
+inline void LstmCell8(const int16_t* gates, int32_t hidden, int cell_int_bits, int16_t* cell,
+                      int8_t* h, int16_t* h16) {
+  constexpr int kGateIntBits = 3;
+  const V i = LogisticS16(LoadS16(gates), kGateIntBits);
+  const V f = LogisticS16(LoadS16(gates + hidden), kGateIntBits);
+  const V g = TanhS16(LoadS16(gates + 2 * hidden), kGateIntBits);
+  const V o = LogisticS16(LoadS16(gates + 3 * hidden), kGateIntBits);
+  const V f_c = RoundingDivideByPOT(_mm512_mul_epi32(f, LoadS16(cell)), 15);
+  const V i_g = RoundingDivideByPOT(_mm512_mul_epi32(i, g), 15 + cell_int_bits);
+  const V c_new = Clamp(_mm512_add_epi64(f_c, i_g), -32768, 32767);
+  StoreS16(cell, c_new);
+  const V o_tanh_c = _mm512_mul_epi32(o, TanhS16(c_new, cell_int_bits));
+  StoreS8(h, Clamp(RoundingDivideByPOT(o_tanh_c, 23), -128, 127));
+  if (h16 != nullptr) StoreS16(h16, Clamp(RoundingDivideByPOT(o_tanh_c, 15), -32768, 32767));
+}
+
+// The vector path's int-bits range: ExpOnNegativeValuesQ31 above needs int_bits + 1 <= 28.
+constexpr int32_t kMaxVectorIntBits = 15;
+
+}  // namespace
+
+void LstmCellS16Avx512(int32_t hidden, const int16_t* gates, int32_t cell_int_bits,
+                       int16_t* cell, int8_t* h, int16_t* h16) {
+  if (cell_int_bits < 0 || cell_int_bits > kMaxVectorIntBits) {
+    ref_lstm_cell_s16(hidden, gates, cell_int_bits, cell, h, h16);
+    return;
+  }
+  int32_t j = 0;
+  for (; j + 8 <= hidden; j += 8) {
+    LstmCell8(gates + j, hidden, cell_int_bits, cell + j, h + j, h16 != nullptr ? h16 + j : nullptr);
+  }
+  if (j < hidden) {  // the last units through padded copies of their gates and state
+    const int32_t n = hidden - j;
+    int16_t gate_block[4 * 8] = {}, cell_block[8] = {}, h16_block[8];
+    int8_t h_block[8];
+    for (int32_t t = 0; t < n; ++t) {
+      for (int32_t gate = 0; gate < 4; ++gate) gate_block[gate * 8 + t] = gates[gate * hidden + j + t];
+      cell_block[t] = cell[j + t];
+    }
+    LstmCell8(gate_block, 8, cell_int_bits, cell_block, h_block, h16_block);
+    for (int32_t t = 0; t < n; ++t) {
+      cell[j + t] = cell_block[t];
+      h[j + t] = h_block[t];
+      if (h16 != nullptr) h16[j + t] = h16_block[t];
+    }
+  }
+}
+
+void TanhS16Avx512(int32_t n, const int16_t* x, int32_t input_int_bits, int16_t* y) {
+  if (input_int_bits < 0 || input_int_bits > kMaxVectorIntBits) {
+    ref_tanh_s16(n, x, input_int_bits, y);
+    return;
+  }
+  int32_t i = 0;
+  for (; i + 8 <= n; i += 8) StoreS16(y + i, TanhS16(LoadS16(x + i), input_int_bits));
+  if (i < n) {
+    int16_t block[8] = {};
+    for (int32_t t = 0; t < n - i; ++t) block[t] = x[i + t];
+    StoreS16(block, TanhS16(LoadS16(block), input_int_bits));
+    for (int32_t t = 0; t < n - i; ++t) y[i + t] = block[t];
+  }
+}
+
+}  // namespace simd
+}  // namespace edgenmt
+#endif  // defined(__x86_64__)

@@ -1,0 +1,28 @@
+// Vectorised int8-full cell arithmetic of the SIMD backend (KernelTable::lstm_cell_s16 and
+// tanh_s16): the fixed-point logistic / tanh of edgenmt/fixed_point.h evaluated on eight
+// values at once, each int32 intermediate held sign-extended in a 64-bit lane so that the
+// 32x32 -> 64-bit products and roundings are exactly the scalar ones. Bit-exact with the
+// reference for every input (tests/kernels_simd_test.cc tries all 65,536 int16 values).
+// Same file rules as simd_dot.h: the fixed-point constants are restated in the .cc, because
+// including fixed_point.h's inline functions into an AVX-512 file could hand the linker an
+// AVX-512 copy of them for code that runs anywhere.
+#ifndef EDGENMT_KERNELS_SIMD_SIMD_CELL_H_
+#define EDGENMT_KERNELS_SIMD_SIMD_CELL_H_
+
+#include <stdint.h>
+
+namespace edgenmt {
+namespace simd {
+
+#if defined(__x86_64__)
+// Contracts of ref_lstm_cell_s16 and ref_tanh_s16 (kernels/kernels_s8.h); int bits outside
+// what the vector path handles (cell_int_bits / input_int_bits > 15) go to the reference.
+void LstmCellS16Avx512(int32_t hidden, const int16_t* gates, int32_t cell_int_bits,
+                       int16_t* cell, int8_t* h, int16_t* h16);
+void TanhS16Avx512(int32_t n, const int16_t* x, int32_t input_int_bits, int16_t* y);
+#endif
+
+}  // namespace simd
+}  // namespace edgenmt
+
+#endif  // EDGENMT_KERNELS_SIMD_SIMD_CELL_H_
