@@ -167,12 +167,14 @@ TEST_P(SimdKernelsTest, IntegerColumnBlockBitExact) {
       const auto x = RandomS8(&rng, static_cast<size_t>(s.rows) * stride, extremes != 0);
       const auto w = RandomS8(&rng, static_cast<size_t>(s.out) * stride, extremes != 0);
       const auto multiplier = RandomS32(&rng, s.out, 1 << 30, 0x7fffffff);
-      const auto shift = RandomS32(&rng, s.out, -20, 8);
+      // Shifts over the whole range, offsets that push them past both clamps, sums that saturate.
+      const auto shift = RandomS32(&rng, s.out, -31, 30);
       const auto bias = RandomS32(&rng, s.out, -(1 << 30), 1 << 30);
-      const auto initial = RandomS32(&rng, static_cast<size_t>(s.rows) * s.out, -(1 << 30), 1 << 30);
-      for (int variant = 0; variant < 8; ++variant) {
+      const auto initial = RandomS32(&rng, static_cast<size_t>(s.rows) * s.out, -0x7fffffff, 0x7fffffff);
+      for (int variant = 0; variant < 16; ++variant) {
         const bool with_bias = variant & 1, accumulate = variant & 2;
-        const int32_t shift_offset = (variant & 4) ? -3 : 2;
+        const int32_t offsets[4] = {2, -3, 40, -40};
+        const int32_t shift_offset = offsets[variant >> 2];
         std::vector<int32_t> expected = initial, actual = initial;
         ref_.fully_connected_s8_s32(s.rows, s.depth, s.out, x.data() + 3, stride, w.data() + 3,
                                     stride, multiplier.data(), shift.data(), shift_offset,
@@ -191,12 +193,13 @@ TEST_P(SimdKernelsTest, EmbeddingProductBitExact) {
   std::mt19937 rng(404);
   for (const Shape& s : kShapes) {
     const int32_t vocab = 7, stride = s.depth + 5;
-    const auto table = RandomS8(&rng, static_cast<size_t>(vocab) * s.depth, false);
+    auto table = RandomS8(&rng, static_cast<size_t>(vocab) * s.depth, false);
+    for (int32_t k = 0; k < s.depth; ++k) table[k] = -128;  // row 0 at the extreme
     const auto row_multiplier = RandomS32(&rng, vocab, 1 << 30, 0x7fffffff);
-    const auto row_shift = RandomS32(&rng, vocab, -7, 0);
+    const auto row_shift = RandomS32(&rng, vocab, -31, 24);
     const auto w = RandomS8(&rng, static_cast<size_t>(s.out) * stride, false);
     const auto multiplier = RandomS32(&rng, s.out, 1 << 30, 0x7fffffff);
-    const auto shift = RandomS32(&rng, s.out, -20, 8);
+    const auto shift = RandomS32(&rng, s.out, -25, 30);
     const auto bias = RandomS32(&rng, s.out, -(1 << 30), 1 << 30);
     const auto ids = RandomS32(&rng, s.rows, 0, vocab - 1);
     for (int with_bias = 0; with_bias < 2; ++with_bias) {

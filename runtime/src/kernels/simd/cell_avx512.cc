@@ -1,5 +1,6 @@
 // AVX-512F int8-full LSTM cell and tanh (simd_cell.h). Each function below mirrors the scalar
-// function of edgenmt/fixed_point.h with the same name, on 8 int32 values in int64 lanes.
+// function of edgenmt/fixed_point.h with the same name, on 8 int32 values in int64 lanes
+// (fixed_point_avx512.h).
 #if defined(__x86_64__)
 #include <immintrin.h>
 // GCC 12's AVX-512 intrinsics warn about their own _mm512_undefined_* idiom where they are
@@ -8,49 +9,12 @@
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 
 #include "kernels/kernels_s8.h"
+#include "kernels/simd/fixed_point_avx512.h"
 #include "kernels/simd/simd_cell.h"
 
 namespace edgenmt {
 namespace simd {
 namespace {
-
-using V = __m512i;  // 8 lanes, each an int32 value sign-extended to 64 bits
-
-constexpr int64_t kInt32Max = 2147483647;
-constexpr int64_t kInt32Min = -2147483648LL;
-constexpr int64_t kQ31One = kInt32Max;
-constexpr int64_t kQ31Half = int64_t{1} << 30;
-
-inline V Set(int64_t v) { return _mm512_set1_epi64(v); }
-inline V Clamp(V x, int64_t lo, int64_t hi) { return _mm512_min_epi64(_mm512_max_epi64(x, Set(lo)), Set(hi)); }
-
-inline V SaturatingRoundingDoublingHighMul(V a, V b) {
-  const V ab = _mm512_mul_epi32(a, b);  // exact signed 64-bit products of the low halves
-  const __mmask8 negative = _mm512_cmplt_epi64_mask(ab, _mm512_setzero_si512());
-  const V nudge = _mm512_mask_blend_epi64(negative, Set(int64_t{1} << 30), Set(1 - (int64_t{1} << 30)));
-  const V v = _mm512_add_epi64(ab, nudge);
-  // Division by 2^31 truncating toward zero: add 2^31 - 1 to negative values, shift.
-  const __mmask8 v_negative = _mm512_cmplt_epi64_mask(v, _mm512_setzero_si512());
-  const V q = _mm512_srai_epi64(_mm512_mask_add_epi64(v, v_negative, v, Set((int64_t{1} << 31) - 1)), 31);
-  const __mmask8 both_min = _mm512_cmpeq_epi64_mask(a, Set(kInt32Min)) & _mm512_cmpeq_epi64_mask(b, Set(kInt32Min));
-  return _mm512_mask_blend_epi64(both_min, q, Set(kInt32Max));
-}
-
-inline V RoundingDivideByPOT(V x, int exponent) {
-  if (exponent <= 0) return x;
-  const int64_t mask = (int64_t{1} << exponent) - 1;
-  const V remainder = _mm512_and_si512(x, Set(mask));
-  const __mmask8 negative = _mm512_cmplt_epi64_mask(x, _mm512_setzero_si512());
-  const V threshold = _mm512_mask_add_epi64(Set(mask >> 1), negative, Set(mask >> 1), Set(1));
-  const V shifted = _mm512_sra_epi64(x, _mm_cvtsi32_si128(exponent));
-  const __mmask8 up = _mm512_cmpgt_epi64_mask(remainder, threshold);
-  return _mm512_mask_add_epi64(shifted, up, shifted, Set(1));
-}
-
-inline V SaturatingAdd(V a, V b) { return Clamp(_mm512_add_epi64(a, b), kInt32Min, kInt32Max); }
-inline V SaturatingLeftShift(V x, int exponent) {
-  return Clamp(_mm512_sll_epi64(x, _mm_cvtsi32_si128(exponent)), kInt32Min, kInt32Max);
-}
 
 inline V ExpOnIntervalNegativeQuarterTo0Q31(V a) {
   const V exp_minus_one_eighth = Set(1895147668);

@@ -30,7 +30,25 @@ using DotF32Fn = void (*)(int32_t depth, const float* x, const float* w, int32_t
 using QuantizeRowFn = float (*)(int32_t n, const float* x, int8_t* q);
 constexpr float kQuantizeRowVectorMin = 1e-30f;
 
+// The int8-full product kernels' per-output requantization over a block of n dot products,
+// exactly StoreStridedS32Output / EmbeddingS32Output (kernels/product_outputs.h) for outputs
+// 0..n-1 (pointers already offset to the block's first output).
+using RequantizeColumnBlockFn = void (*)(int32_t n, const int32_t* dots, const int32_t* multiplier,
+                                         const int32_t* shift, int32_t shift_offset,
+                                         const int32_t* bias, bool accumulate, int32_t* y);
+using RequantizeEmbeddingBlockFn = void (*)(int32_t n, const int32_t* dots, int32_t id,
+                                            const int32_t* row_multiplier,
+                                            const int32_t* row_shift, const int32_t* multiplier,
+                                            const int32_t* shift, const int32_t* bias, int32_t* y);
+
 #if defined(__x86_64__)
+void RequantizeColumnBlockAvx512(int32_t n, const int32_t* dots, const int32_t* multiplier,
+                                 const int32_t* shift, int32_t shift_offset, const int32_t* bias,
+                                 bool accumulate, int32_t* y);
+void RequantizeEmbeddingBlockAvx512(int32_t n, const int32_t* dots, int32_t id,
+                                    const int32_t* row_multiplier, const int32_t* row_shift,
+                                    const int32_t* multiplier, const int32_t* shift,
+                                    const int32_t* bias, int32_t* y);
 void DotS8Avx2(int32_t depth, const int8_t* x, const int8_t* w, int32_t w_stride, int32_t count,
                int32_t* acc);
 void DotS8Avx512Vnni(int32_t depth, const int8_t* x, const int8_t* w, int32_t w_stride,

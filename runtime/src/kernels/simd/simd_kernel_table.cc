@@ -53,7 +53,25 @@ void FullyConnectedS8Hybrid(int32_t rows, int32_t in_features, int32_t out_featu
   }
 }
 
-template <simd::DotS8Fn Dot>
+// The portable requantization of a block (every level without a vector one).
+void RequantizeColumnBlock(int32_t n, const int32_t* dots, const int32_t* multiplier,
+                           const int32_t* shift, int32_t shift_offset, const int32_t* bias,
+                           bool accumulate, int32_t* y) {
+  for (int32_t i = 0; i < n; ++i) {
+    StoreStridedS32Output(dots[i], multiplier, shift, shift_offset, bias, i, accumulate, &y[i]);
+  }
+}
+
+void RequantizeEmbeddingBlock(int32_t n, const int32_t* dots, int32_t id,
+                              const int32_t* row_multiplier, const int32_t* row_shift,
+                              const int32_t* multiplier, const int32_t* shift,
+                              const int32_t* bias, int32_t* y) {
+  for (int32_t i = 0; i < n; ++i) {
+    y[i] = EmbeddingS32Output(dots[i], id, row_multiplier, row_shift, multiplier, shift, bias, i);
+  }
+}
+
+template <simd::DotS8Fn Dot, simd::RequantizeColumnBlockFn Requantize>
 void FullyConnectedS8S32(int32_t rows, int32_t in_features, int32_t out_features,
                          const int8_t* x, int32_t x_stride, const int8_t* w, int32_t w_stride,
                          const int32_t* multiplier, const int32_t* shift, int32_t shift_offset,
@@ -65,15 +83,13 @@ void FullyConnectedS8S32(int32_t rows, int32_t in_features, int32_t out_features
     for (int32_t m0 = 0; m0 < out_features; m0 += kOutputBlock) {
       const int32_t n = BlockSize(out_features, m0);
       Dot(in_features, x_row, w + static_cast<int64_t>(m0) * w_stride, w_stride, n, dots);
-      for (int32_t i = 0; i < n; ++i) {
-        StoreStridedS32Output(dots[i], multiplier, shift, shift_offset, bias, m0 + i, accumulate,
-                              &y_row[m0 + i]);
-      }
+      Requantize(n, dots, multiplier + m0, shift + m0, shift_offset,
+                 bias != nullptr ? bias + m0 : nullptr, accumulate, y_row + m0);
     }
   }
 }
 
-template <simd::DotS8Fn Dot>
+template <simd::DotS8Fn Dot, simd::RequantizeEmbeddingBlockFn Requantize>
 void EmbeddingFullyConnectedS8S32(int32_t rows, const int32_t* ids, const int8_t* table,
                                   const int32_t* row_multiplier, const int32_t* row_shift,
                                   int32_t dim, int32_t out_features, const int8_t* w,
@@ -87,10 +103,8 @@ void EmbeddingFullyConnectedS8S32(int32_t rows, const int32_t* ids, const int8_t
     for (int32_t m0 = 0; m0 < out_features; m0 += kOutputBlock) {
       const int32_t n = BlockSize(out_features, m0);
       Dot(dim, x_row, w + static_cast<int64_t>(m0) * w_stride, w_stride, n, dots);
-      for (int32_t i = 0; i < n; ++i) {
-        y_row[m0 + i] = EmbeddingS32Output(dots[i], id, row_multiplier, row_shift, multiplier,
-                                           shift, bias, m0 + i);
-      }
+      Requantize(n, dots, id, row_multiplier, row_shift, multiplier + m0, shift + m0,
+                 bias != nullptr ? bias + m0 : nullptr, y_row + m0);
     }
   }
 }
@@ -106,8 +120,8 @@ KernelTable MakeSimdTable() {
   table.tanh_f32 = Tanh;
   table.fully_connected_f32 = FullyConnectedF32<F32>;
   table.fully_connected_s8_hybrid = FullyConnectedS8Hybrid<S8, QuantizeRow>;
-  table.fully_connected_s8_s32 = FullyConnectedS8S32<S8>;
-  table.embedding_fully_connected_s8_s32 = EmbeddingFullyConnectedS8S32<S8>;
+  table.fully_connected_s8_s32 = FullyConnectedS8S32<S8, RequantizeColumnBlock>;
+  table.embedding_fully_connected_s8_s32 = EmbeddingFullyConnectedS8S32<S8, RequantizeEmbeddingBlock>;
   return table;
 }
 
@@ -131,6 +145,10 @@ Status GetSimdKernelTable(SimdLevel level, const KernelTable** out) {
         KernelTable t = MakeSimdTable<
             simd::DotF32Avx2Fma, simd::DotS8Avx512Vnni, simd::QuantizeRowAvx2,
             simd::SigmoidF32Avx2, simd::TanhF32Avx2>();
+        t.fully_connected_s8_s32 =
+            FullyConnectedS8S32<simd::DotS8Avx512Vnni, simd::RequantizeColumnBlockAvx512>;
+        t.embedding_fully_connected_s8_s32 =
+            EmbeddingFullyConnectedS8S32<simd::DotS8Avx512Vnni, simd::RequantizeEmbeddingBlockAvx512>;
         t.lstm_cell_s16 = simd::LstmCellS16Avx512;
         t.tanh_s16 = simd::TanhS16Avx512;
         return t;
