@@ -56,5 +56,5 @@ else
 fi
 
 echo "install-deps: installing ${missing[*]}"
-"${SUDO[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update
+"${SUDO[@]}" "$(dirname "$0")/apt-update.sh"
 "${SUDO[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${missing[@]}"

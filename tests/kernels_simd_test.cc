@@ -24,7 +24,7 @@ struct Shape {
 };
 constexpr Shape kShapes[] = {{1, 1, 1},   {1, 3, 5},    {2, 15, 4},  {1, 16, 7},  {3, 17, 9},
                              {1, 31, 3},  {1, 32, 64},  {2, 33, 65}, {1, 63, 66}, {4, 64, 4},
-                             {1, 65, 1},  {2, 127, 130}, {1, 128, 5}, {1, 160, 640},
+                             {1, 65, 1},  {2, 127, 130}, {1, 128, 5}, {1, 160, 640}, {5, 64, 33}, {6, 50, 7}, {3, 129, 12},
                              {4, 320, 1024}, {1, 576, 256}, {1, 1000, 43}};
 
 std::vector<int8_t> RandomS8(std::mt19937* rng, size_t n, bool extremes) {
@@ -101,7 +101,7 @@ TEST_P(SimdKernelsTest, HybridS8BitExact) {
       for (int variant = 0; variant < 4; ++variant) {
         const bool with_bias = variant & 1, accumulate = variant & 2;
         std::vector<float> expected = initial, actual = initial;
-        std::vector<int8_t> scratch(s.depth);
+        std::vector<int8_t> scratch(static_cast<size_t>(kHybridScratchRows) * s.depth);
         ref_.fully_connected_s8_hybrid(s.rows, s.depth, s.out, x.data(), w.data(), scales.data(),
                                        with_bias ? bias.data() : nullptr, expected.data(),
                                        accumulate, scratch.data());

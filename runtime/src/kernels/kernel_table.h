@@ -19,6 +19,9 @@
 
 namespace edgenmt {
 
+// Rows of the hybrid product's activation scratch (KernelTable::fully_connected_s8_hybrid).
+constexpr int32_t kHybridScratchRows = 4;
+
 struct KernelTable {
   KernelBackend backend;
 
@@ -50,7 +53,8 @@ struct KernelTable {
   // Prepare, never at Eval.
 
   // Hybrid y = x W^T + b with int8 W (per-row scales), x quantized per row into x_scratch
-  // ([in_features] int8); see ref_fully_connected_s8_hybrid in kernels/kernels_s8.h.
+  // ([kHybridScratchRows, in_features] int8: a backend may quantize several rows before reading
+  // the weights once for all of them); see ref_fully_connected_s8_hybrid in kernels/kernels_s8.h.
   void (*fully_connected_s8_hybrid)(int32_t rows, int32_t in_features, int32_t out_features,
                                     const float* x, const int8_t* w, const float* w_scales,
                                     const float* bias, float* y, bool accumulate,

@@ -31,13 +31,14 @@ Status FloatNumerics::Prepare(const Model& model, const KernelTable* kernels, in
   }
   k_ = kernels;
   if (scheme == QuantScheme::kInt8Hybrid) {
-    // One input row quantized at a time, by any product: common scratch of the widest input.
+    // Input rows quantized a group at a time, by any product: common scratch of
+    // kHybridScratchRows rows of the widest input.
     const ModelConfig& c = model.config();
     int32_t cols = DecoderInputSize(c);
     const int32_t others[] = {c.encoder_output_size() + c.dec_hidden, c.src_embed,
                               c.attn_hidden};
     for (int32_t v : others) cols = v > cols ? v : cols;
-    scratch_ = arena->AllocateScratchArray<int8_t>(static_cast<size_t>(cols));
+    scratch_ = arena->AllocateScratchArray<int8_t>(static_cast<size_t>(kHybridScratchRows) * cols);
   }
   return Status::kOk;
 }

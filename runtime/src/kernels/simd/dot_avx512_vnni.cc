@@ -35,7 +35,62 @@ uint32_t OffsetCorrection(int32_t depth, const int8_t* x) {
   return sum << 7;
 }
 
+// Rows x rows of activations against groups of 4 weight rows: each weight load serves every
+// activation row (16 accumulators for 4 rows).
+template <int32_t kRows>
+void DotRows(int32_t depth, const int8_t* x, int32_t x_stride, const int8_t* w, int32_t w_stride,
+             int32_t count, int32_t* acc, int32_t acc_stride) {
+  const int32_t vector_depth = depth & ~63;
+  const int32_t tail = depth - vector_depth;
+  const __mmask64 tail_mask = tail == 0 ? 0 : (~0ULL >> (64 - tail));
+  const __m512i offset = _mm512_set1_epi8(static_cast<char>(0x80));
+  uint32_t correction[kRows];
+  for (int32_t r = 0; r < kRows; ++r) correction[r] = OffsetCorrection(depth, x + static_cast<int64_t>(r) * x_stride);
+  int32_t j = 0;
+  for (; j + 4 <= count; j += 4) {
+    const int8_t* w0 = w + static_cast<int64_t>(j) * w_stride;
+    __m512i a[kRows][4];
+    for (int32_t r = 0; r < kRows; ++r) {
+      for (int32_t i = 0; i < 4; ++i) a[r][i] = _mm512_setzero_si512();
+    }
+    const auto step = [&](int32_t k, __mmask64 mask) {
+      __m512i wv[4];
+      for (int32_t i = 0; i < 4; ++i) {
+        wv[i] = _mm512_xor_si512(LoadTail(w0 + static_cast<int64_t>(i) * w_stride + k, mask), offset);
+      }
+      for (int32_t r = 0; r < kRows; ++r) {
+        const __m512i xv = LoadTail(x + static_cast<int64_t>(r) * x_stride + k, mask);
+        for (int32_t i = 0; i < 4; ++i) a[r][i] = _mm512_dpbusd_epi32(a[r][i], wv[i], xv);
+      }
+    };
+    for (int32_t k = 0; k < vector_depth; k += 64) step(k, ~0ULL);
+    if (tail != 0) step(vector_depth, tail_mask);
+    for (int32_t r = 0; r < kRows; ++r) {
+      const __m128i sums = _mm_sub_epi32(SumLanes4(a[r][0], a[r][1], a[r][2], a[r][3]),
+                                         _mm_set1_epi32(static_cast<int32_t>(correction[r])));
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(acc + static_cast<int64_t>(r) * acc_stride + j), sums);
+    }
+  }
+  if (j < count) {  // the last 1-3 weight rows, one activation row at a time
+    for (int32_t r = 0; r < kRows; ++r) {
+      DotS8Avx512Vnni(depth, x + static_cast<int64_t>(r) * x_stride, w + static_cast<int64_t>(j) * w_stride,
+                      w_stride, count - j, acc + static_cast<int64_t>(r) * acc_stride + j);
+    }
+  }
+}
+
 }  // namespace
+
+void DotS8RowsAvx512Vnni(int32_t rows, int32_t depth, const int8_t* x, int32_t x_stride,
+                         const int8_t* w, int32_t w_stride, int32_t count, int32_t* acc,
+                         int32_t acc_stride) {
+  switch (rows) {
+    case 1: return DotRows<1>(depth, x, x_stride, w, w_stride, count, acc, acc_stride);
+    case 2: return DotRows<2>(depth, x, x_stride, w, w_stride, count, acc, acc_stride);
+    case 3: return DotRows<3>(depth, x, x_stride, w, w_stride, count, acc, acc_stride);
+    default: return DotRows<4>(depth, x, x_stride, w, w_stride, count, acc, acc_stride);
+  }
+}
 
 void DotS8Avx512Vnni(int32_t depth, const int8_t* x, const int8_t* w, int32_t w_stride,
                      int32_t count, int32_t* acc) {

@@ -24,6 +24,12 @@ using DotS8Fn = void (*)(int32_t depth, const int8_t* x, const int8_t* w, int32_
                          int32_t count, int32_t* acc);
 using DotF32Fn = void (*)(int32_t depth, const float* x, const float* w, int32_t w_stride,
                           int32_t count, float* acc);
+// The same for 1 <= rows <= kDotRows activation rows (x_stride apart) at once, sums for row r at
+// acc + r * acc_stride: lets a level read each weight once for several rows.
+constexpr int32_t kDotRows = 4;
+using DotS8RowsFn = void (*)(int32_t rows, int32_t depth, const int8_t* x, int32_t x_stride,
+                             const int8_t* w, int32_t w_stride, int32_t count, int32_t* acc,
+                             int32_t acc_stride);
 // The hybrid scheme's activation side: exactly ref_quantize_row_f32_s8 (same scale, same
 // int8 values, bit for bit). Rows whose largest magnitude is 0, below 1e-30 (where ARMv7
 // NEON's flush-to-zero would differ from IEEE) or infinite take the reference itself.
@@ -51,6 +57,9 @@ void RequantizeEmbeddingBlockAvx512(int32_t n, const int32_t* dots, int32_t id,
                                     const int32_t* bias, int32_t* y);
 void DotS8Avx2(int32_t depth, const int8_t* x, const int8_t* w, int32_t w_stride, int32_t count,
                int32_t* acc);
+void DotS8RowsAvx512Vnni(int32_t rows, int32_t depth, const int8_t* x, int32_t x_stride,
+                         const int8_t* w, int32_t w_stride, int32_t count, int32_t* acc,
+                         int32_t acc_stride);
 void DotS8Avx512Vnni(int32_t depth, const int8_t* x, const int8_t* w, int32_t w_stride,
                      int32_t count, int32_t* acc);
 void DotF32Avx2Fma(int32_t depth, const float* x, const float* w, int32_t w_stride, int32_t count,

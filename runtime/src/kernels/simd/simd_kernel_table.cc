@@ -1,5 +1,6 @@
 // The SIMD backend's kernel tables: the product kernels run an instruction set's dot-product
-// core (simd_dot.h) inside portable drivers; every other entry is the reference kernel. The
+// core (simd_dot.h) inside portable drivers; cells, activations and requantization use a
+// level's vector versions where it has them; every other entry is the reference kernel. The
 // per-output arithmetic is kernels/product_outputs.h, shared with the reference, so integer
 // results are bit-identical to it and float ones differ only by summation order.
 #include "kernels/kernels_s8.h"
@@ -12,48 +13,27 @@
 namespace edgenmt {
 namespace {
 
-// Outputs per call of a dot core: the sums wait on the stack (256 B) for their outputs.
-constexpr int32_t kOutputBlock = 64;
+static_assert(simd::kDotRows <= kHybridScratchRows, "hybrid scratch holds one group of rows");
 
-inline int32_t BlockSize(int32_t out_features, int32_t m0) {
-  return out_features - m0 < kOutputBlock ? out_features - m0 : kOutputBlock;
+// Outputs per call of a dot core; the sums of up to kDotRows rows wait on the stack (512 B).
+constexpr int32_t kOutputBlock = 32;
+
+inline int32_t BlockSize(int32_t total, int32_t start, int32_t block) {
+  return total - start < block ? total - start : block;
 }
 
-template <simd::DotF32Fn Dot>
-void FullyConnectedF32(int32_t rows, int32_t in_features, int32_t out_features, const float* x,
-                       const float* w, const float* bias, float* y, bool accumulate) {
-  float dots[kOutputBlock];
+// ---- portable parts of the drivers ----------------------------------------------------------
+
+template <simd::DotS8Fn Dot>
+void DotRowsOneByOne(int32_t rows, int32_t depth, const int8_t* x, int32_t x_stride,
+                     const int8_t* w, int32_t w_stride, int32_t count, int32_t* acc,
+                     int32_t acc_stride) {
   for (int32_t r = 0; r < rows; ++r) {
-    const float* x_row = x + static_cast<int64_t>(r) * in_features;
-    float* y_row = y + static_cast<int64_t>(r) * out_features;
-    for (int32_t m0 = 0; m0 < out_features; m0 += kOutputBlock) {
-      const int32_t n = BlockSize(out_features, m0);
-      Dot(in_features, x_row, w + static_cast<int64_t>(m0) * in_features, in_features, n, dots);
-      for (int32_t i = 0; i < n; ++i) StoreF32Output(dots[i], bias, m0 + i, accumulate, &y_row[m0 + i]);
-    }
+    Dot(depth, x + static_cast<int64_t>(r) * x_stride, w, w_stride, count,
+        acc + static_cast<int64_t>(r) * acc_stride);
   }
 }
 
-template <simd::DotS8Fn Dot, simd::QuantizeRowFn QuantizeRow>
-void FullyConnectedS8Hybrid(int32_t rows, int32_t in_features, int32_t out_features,
-                            const float* x, const int8_t* w, const float* w_scales,
-                            const float* bias, float* y, bool accumulate, int8_t* x_scratch) {
-  int32_t dots[kOutputBlock];
-  for (int32_t r = 0; r < rows; ++r) {
-    const float x_scale =
-        QuantizeRow(in_features, x + static_cast<int64_t>(r) * in_features, x_scratch);
-    float* y_row = y + static_cast<int64_t>(r) * out_features;
-    for (int32_t m0 = 0; m0 < out_features; m0 += kOutputBlock) {
-      const int32_t n = BlockSize(out_features, m0);
-      Dot(in_features, x_scratch, w + static_cast<int64_t>(m0) * in_features, in_features, n, dots);
-      for (int32_t i = 0; i < n; ++i) {
-        StoreHybridOutput(dots[i], x_scale, w_scales, bias, m0 + i, accumulate, &y_row[m0 + i]);
-      }
-    }
-  }
-}
-
-// The portable requantization of a block (every level without a vector one).
 void RequantizeColumnBlock(int32_t n, const int32_t* dots, const int32_t* multiplier,
                            const int32_t* shift, int32_t shift_offset, const int32_t* bias,
                            bool accumulate, int32_t* y) {
@@ -71,25 +51,75 @@ void RequantizeEmbeddingBlock(int32_t n, const int32_t* dots, int32_t id,
   }
 }
 
-template <simd::DotS8Fn Dot, simd::RequantizeColumnBlockFn Requantize>
-void FullyConnectedS8S32(int32_t rows, int32_t in_features, int32_t out_features,
-                         const int8_t* x, int32_t x_stride, const int8_t* w, int32_t w_stride,
-                         const int32_t* multiplier, const int32_t* shift, int32_t shift_offset,
-                         const int32_t* bias, int32_t* y, bool accumulate) {
-  int32_t dots[kOutputBlock];
+// ---- drivers, over a level L (the structs at the end) ---------------------------------------
+
+template <typename L>
+void FullyConnectedF32(int32_t rows, int32_t in_features, int32_t out_features, const float* x,
+                       const float* w, const float* bias, float* y, bool accumulate) {
+  float dots[kOutputBlock];
   for (int32_t r = 0; r < rows; ++r) {
-    const int8_t* x_row = x + static_cast<int64_t>(r) * x_stride;
-    int32_t* y_row = y + static_cast<int64_t>(r) * out_features;
+    const float* x_row = x + static_cast<int64_t>(r) * in_features;
+    float* y_row = y + static_cast<int64_t>(r) * out_features;
     for (int32_t m0 = 0; m0 < out_features; m0 += kOutputBlock) {
-      const int32_t n = BlockSize(out_features, m0);
-      Dot(in_features, x_row, w + static_cast<int64_t>(m0) * w_stride, w_stride, n, dots);
-      Requantize(n, dots, multiplier + m0, shift + m0, shift_offset,
-                 bias != nullptr ? bias + m0 : nullptr, accumulate, y_row + m0);
+      const int32_t n = BlockSize(out_features, m0, kOutputBlock);
+      L::kDotF32(in_features, x_row, w + static_cast<int64_t>(m0) * in_features, in_features, n,
+                 dots);
+      for (int32_t i = 0; i < n; ++i) StoreF32Output(dots[i], bias, m0 + i, accumulate, &y_row[m0 + i]);
     }
   }
 }
 
-template <simd::DotS8Fn Dot, simd::RequantizeEmbeddingBlockFn Requantize>
+template <typename L>
+void FullyConnectedS8Hybrid(int32_t rows, int32_t in_features, int32_t out_features,
+                            const float* x, const int8_t* w, const float* w_scales,
+                            const float* bias, float* y, bool accumulate, int8_t* x_scratch) {
+  int32_t dots[simd::kDotRows][kOutputBlock];
+  float x_scales[simd::kDotRows];
+  for (int32_t r0 = 0; r0 < rows; r0 += simd::kDotRows) {
+    const int32_t group = BlockSize(rows, r0, simd::kDotRows);
+    for (int32_t r = 0; r < group; ++r) {
+      x_scales[r] = L::kQuantizeRow(in_features, x + static_cast<int64_t>(r0 + r) * in_features,
+                                    x_scratch + static_cast<int64_t>(r) * in_features);
+    }
+    for (int32_t m0 = 0; m0 < out_features; m0 += kOutputBlock) {
+      const int32_t n = BlockSize(out_features, m0, kOutputBlock);
+      L::kDotS8Rows(group, in_features, x_scratch, in_features,
+                    w + static_cast<int64_t>(m0) * in_features, in_features, n, &dots[0][0],
+                    kOutputBlock);
+      for (int32_t r = 0; r < group; ++r) {
+        float* y_row = y + static_cast<int64_t>(r0 + r) * out_features + m0;
+        for (int32_t i = 0; i < n; ++i) {
+          StoreHybridOutput(dots[r][i], x_scales[r], w_scales + m0, bias != nullptr ? bias + m0 : nullptr,
+                            i, accumulate, &y_row[i]);
+        }
+      }
+    }
+  }
+}
+
+template <typename L>
+void FullyConnectedS8S32(int32_t rows, int32_t in_features, int32_t out_features,
+                         const int8_t* x, int32_t x_stride, const int8_t* w, int32_t w_stride,
+                         const int32_t* multiplier, const int32_t* shift, int32_t shift_offset,
+                         const int32_t* bias, int32_t* y, bool accumulate) {
+  int32_t dots[simd::kDotRows][kOutputBlock];
+  for (int32_t r0 = 0; r0 < rows; r0 += simd::kDotRows) {
+    const int32_t group = BlockSize(rows, r0, simd::kDotRows);
+    for (int32_t m0 = 0; m0 < out_features; m0 += kOutputBlock) {
+      const int32_t n = BlockSize(out_features, m0, kOutputBlock);
+      L::kDotS8Rows(group, in_features, x + static_cast<int64_t>(r0) * x_stride, x_stride,
+                    w + static_cast<int64_t>(m0) * w_stride, w_stride, n, &dots[0][0],
+                    kOutputBlock);
+      for (int32_t r = 0; r < group; ++r) {
+        L::kRequantizeColumnBlock(n, dots[r], multiplier + m0, shift + m0, shift_offset,
+                                  bias != nullptr ? bias + m0 : nullptr, accumulate,
+                                  y + static_cast<int64_t>(r0 + r) * out_features + m0);
+      }
+    }
+  }
+}
+
+template <typename L>
 void EmbeddingFullyConnectedS8S32(int32_t rows, const int32_t* ids, const int8_t* table,
                                   const int32_t* row_multiplier, const int32_t* row_shift,
                                   int32_t dim, int32_t out_features, const int8_t* w,
@@ -101,28 +131,87 @@ void EmbeddingFullyConnectedS8S32(int32_t rows, const int32_t* ids, const int8_t
     const int8_t* x_row = table + static_cast<int64_t>(id) * dim;
     int32_t* y_row = y + static_cast<int64_t>(r) * out_features;
     for (int32_t m0 = 0; m0 < out_features; m0 += kOutputBlock) {
-      const int32_t n = BlockSize(out_features, m0);
-      Dot(dim, x_row, w + static_cast<int64_t>(m0) * w_stride, w_stride, n, dots);
-      Requantize(n, dots, id, row_multiplier, row_shift, multiplier + m0, shift + m0,
-                 bias != nullptr ? bias + m0 : nullptr, y_row + m0);
+      const int32_t n = BlockSize(out_features, m0, kOutputBlock);
+      L::kDotS8(dim, x_row, w + static_cast<int64_t>(m0) * w_stride, w_stride, n, dots);
+      L::kRequantizeEmbeddingBlock(n, dots, id, row_multiplier, row_shift, multiplier + m0,
+                                   shift + m0, bias != nullptr ? bias + m0 : nullptr, y_row + m0);
     }
   }
 }
 
 using ActivationFn = void (*)(int32_t n, const float* x, float* y);
 
-template <simd::DotF32Fn F32, simd::DotS8Fn S8, simd::QuantizeRowFn QuantizeRow,
-          ActivationFn Sigmoid, ActivationFn Tanh>
+template <typename L>
 KernelTable MakeSimdTable() {
   KernelTable table = ReferenceKernelTable();
   table.backend = KernelBackend::kSimd;
-  table.sigmoid_f32 = Sigmoid;
-  table.tanh_f32 = Tanh;
-  table.fully_connected_f32 = FullyConnectedF32<F32>;
-  table.fully_connected_s8_hybrid = FullyConnectedS8Hybrid<S8, QuantizeRow>;
-  table.fully_connected_s8_s32 = FullyConnectedS8S32<S8, RequantizeColumnBlock>;
-  table.embedding_fully_connected_s8_s32 = EmbeddingFullyConnectedS8S32<S8, RequantizeEmbeddingBlock>;
+  table.fully_connected_f32 = FullyConnectedF32<L>;
+  table.sigmoid_f32 = L::kSigmoid;
+  table.tanh_f32 = L::kTanh;
+  table.fully_connected_s8_hybrid = FullyConnectedS8Hybrid<L>;
+  table.fully_connected_s8_s32 = FullyConnectedS8S32<L>;
+  table.embedding_fully_connected_s8_s32 = EmbeddingFullyConnectedS8S32<L>;
+  if (L::kLstmCell != nullptr) table.lstm_cell_s16 = L::kLstmCell;
+  if (L::kTanhS16 != nullptr) table.tanh_s16 = L::kTanhS16;
   return table;
+}
+
+// ---- the levels ------------------------------------------------------------------------------
+
+using LstmCellFn = void (*)(int32_t, const int16_t*, int32_t, int16_t*, int8_t*, int16_t*);
+using TanhS16Fn = void (*)(int32_t, const int16_t*, int32_t, int16_t*);
+
+#if defined(__x86_64__)
+struct Avx2Fma {
+  static constexpr simd::DotF32Fn kDotF32 = simd::DotF32Avx2Fma;
+  static constexpr simd::DotS8Fn kDotS8 = simd::DotS8Avx2;
+  static constexpr simd::DotS8RowsFn kDotS8Rows = DotRowsOneByOne<simd::DotS8Avx2>;
+  static constexpr simd::QuantizeRowFn kQuantizeRow = simd::QuantizeRowAvx2;
+  static constexpr simd::RequantizeColumnBlockFn kRequantizeColumnBlock = RequantizeColumnBlock;
+  static constexpr simd::RequantizeEmbeddingBlockFn kRequantizeEmbeddingBlock = RequantizeEmbeddingBlock;
+  static constexpr ActivationFn kSigmoid = simd::SigmoidF32Avx2;
+  static constexpr ActivationFn kTanh = simd::TanhF32Avx2;
+  static constexpr LstmCellFn kLstmCell = nullptr;
+  static constexpr TanhS16Fn kTanhS16 = nullptr;
+};
+
+struct Avx512Vnni : Avx2Fma {
+  static constexpr simd::DotS8Fn kDotS8 = simd::DotS8Avx512Vnni;
+  static constexpr simd::DotS8RowsFn kDotS8Rows = simd::DotS8RowsAvx512Vnni;
+  static constexpr simd::RequantizeColumnBlockFn kRequantizeColumnBlock = simd::RequantizeColumnBlockAvx512;
+  static constexpr simd::RequantizeEmbeddingBlockFn kRequantizeEmbeddingBlock =
+      simd::RequantizeEmbeddingBlockAvx512;
+  static constexpr LstmCellFn kLstmCell = simd::LstmCellS16Avx512;
+  static constexpr TanhS16Fn kTanhS16 = simd::TanhS16Avx512;
+};
+#endif
+
+#if defined(__ARM_NEON)
+struct Neon {
+  static constexpr simd::DotF32Fn kDotF32 = simd::DotF32Neon;
+  static constexpr simd::DotS8Fn kDotS8 = simd::DotS8Neon;
+  static constexpr simd::DotS8RowsFn kDotS8Rows = DotRowsOneByOne<simd::DotS8Neon>;
+  static constexpr simd::QuantizeRowFn kQuantizeRow = simd::QuantizeRowNeon;
+  static constexpr simd::RequantizeColumnBlockFn kRequantizeColumnBlock = RequantizeColumnBlock;
+  static constexpr simd::RequantizeEmbeddingBlockFn kRequantizeEmbeddingBlock = RequantizeEmbeddingBlock;
+  static constexpr ActivationFn kSigmoid = simd::SigmoidF32Neon;
+  static constexpr ActivationFn kTanh = simd::TanhF32Neon;
+  static constexpr LstmCellFn kLstmCell = nullptr;
+  static constexpr TanhS16Fn kTanhS16 = nullptr;
+};
+#endif
+
+#if defined(__aarch64__)
+struct NeonDotprod : Neon {
+  static constexpr simd::DotS8Fn kDotS8 = simd::DotS8NeonDotprod;
+  static constexpr simd::DotS8RowsFn kDotS8Rows = DotRowsOneByOne<simd::DotS8NeonDotprod>;
+};
+#endif
+
+template <typename L>
+const KernelTable* TableOf() {
+  static const KernelTable table = MakeSimdTable<L>();
+  return &table;
 }
 
 }  // namespace
@@ -133,50 +222,16 @@ Status GetSimdKernelTable(SimdLevel level, const KernelTable** out) {
   if (!SimdLevelSupported(level)) return Status::kUnsupported;
   switch (level) {
 #if defined(__x86_64__)
-    case SimdLevel::kAvx2Fma: {
-      static const KernelTable table = MakeSimdTable<
-          simd::DotF32Avx2Fma, simd::DotS8Avx2, simd::QuantizeRowAvx2,
-          simd::SigmoidF32Avx2, simd::TanhF32Avx2>();
-      *out = &table;
-      return Status::kOk;
-    }
-    case SimdLevel::kAvx512Vnni: {
-      static const KernelTable table = [] {
-        KernelTable t = MakeSimdTable<
-            simd::DotF32Avx2Fma, simd::DotS8Avx512Vnni, simd::QuantizeRowAvx2,
-            simd::SigmoidF32Avx2, simd::TanhF32Avx2>();
-        t.fully_connected_s8_s32 =
-            FullyConnectedS8S32<simd::DotS8Avx512Vnni, simd::RequantizeColumnBlockAvx512>;
-        t.embedding_fully_connected_s8_s32 =
-            EmbeddingFullyConnectedS8S32<simd::DotS8Avx512Vnni, simd::RequantizeEmbeddingBlockAvx512>;
-        t.lstm_cell_s16 = simd::LstmCellS16Avx512;
-        t.tanh_s16 = simd::TanhS16Avx512;
-        return t;
-      }();
-      *out = &table;
-      return Status::kOk;
-    }
+    case SimdLevel::kAvx2Fma: *out = TableOf<Avx2Fma>(); return Status::kOk;
+    case SimdLevel::kAvx512Vnni: *out = TableOf<Avx512Vnni>(); return Status::kOk;
 #endif
 #if defined(__ARM_NEON)
-    case SimdLevel::kNeon: {
-      static const KernelTable table = MakeSimdTable<
-          simd::DotF32Neon, simd::DotS8Neon, simd::QuantizeRowNeon,
-          simd::SigmoidF32Neon, simd::TanhF32Neon>();
-      *out = &table;
-      return Status::kOk;
-    }
+    case SimdLevel::kNeon: *out = TableOf<Neon>(); return Status::kOk;
 #endif
 #if defined(__aarch64__)
-    case SimdLevel::kNeonDotprod: {
-      static const KernelTable table = MakeSimdTable<
-          simd::DotF32Neon, simd::DotS8NeonDotprod, simd::QuantizeRowNeon,
-          simd::SigmoidF32Neon, simd::TanhF32Neon>();
-      *out = &table;
-      return Status::kOk;
-    }
+    case SimdLevel::kNeonDotprod: *out = TableOf<NeonDotprod>(); return Status::kOk;
 #endif
-    default:
-      return Status::kUnsupported;
+    default: return Status::kUnsupported;
   }
 }
 

@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# `apt-get update` that survives a Debian mirror in the middle of a sync (it answers with index
+# files of the wrong size for a while): up to 5 attempts 20 s apart, then success anyway with
+# whatever indexes apt has, so a package that is really missing fails later, by name, in
+# apt-get install / apt-get download. Run as root (callers prefix sudo when needed).
+set -uo pipefail
+for attempt in 1 2 3 4 5; do
+  if env DEBIAN_FRONTEND=noninteractive apt-get update >/dev/null; then
+    exit 0
+  fi
+  echo "apt-update: apt-get update failed (attempt $attempt of 5; a mirror may be syncing)" >&2
+  [[ $attempt -lt 5 ]] && sleep 20
+done
+echo "apt-update: apt-get update kept failing; going on with the indexes apt has" >&2
+exit 0
