@@ -111,6 +111,19 @@ TEST(ProfilerTest, KernelOperationListing) {
     EXPECT_TRUE(KernelOperationImplemented(KernelBackend::kReference, i)) << KernelOperationName(i);
     for (KernelBackend b : kKernelBackends) {  // every backend is complete where it runs
       EXPECT_EQ(KernelOperationImplemented(b, i), KernelBackendAvailable(b)) << KernelBackendName(b);
+      const std::string provider = KernelOperationProvider(b, i);
+      EXPECT_EQ(provider.empty(), !KernelBackendAvailable(b));
+      if (b == KernelBackend::kReference) {
+        EXPECT_EQ(provider, "reference");
+      }
+    }
+    if (KernelBackendAvailable(KernelBackend::kSimd)) {  // the products are never the reference
+      const std::string name = KernelOperationName(i);
+      if (name == "fully_connected_f32" || name == "fully_connected_s8_hybrid" ||
+          name == "fully_connected_s8_s32") {
+        EXPECT_EQ(std::string(KernelOperationProvider(KernelBackend::kSimd, i)),
+                  KernelBackendVariant(KernelBackend::kSimd));
+      }
     }
   }
   EXPECT_STREQ(KernelOperationName(0), "fully_connected_f32");

@@ -71,10 +71,10 @@ void StageProfile::Print(FILE* out, KernelBackend backend, QuantScheme scheme, s
   std::string operations;
   for (int32_t i = 0; i < KernelOperationCount(); ++i) {
     operations += std::string(i ? ", " : "") + KernelOperationName(i) + " " +
-                  (KernelOperationImplemented(backend, i) ? KernelBackendName(backend) : "(none)");
+                  (KernelOperationImplemented(backend, i) ? KernelOperationProvider(backend, i)
+                                                          : "(none)");
   }
-  std::fprintf(out, "  kernel operations: %s%s\n", operations.c_str(),
-               integer ? "; integer kernels (int8-full) reference" : "");
+  std::fprintf(out, "  kernel operations: %s\n", operations.c_str());
   std::fprintf(out, "  arena: %zu bytes, allocated once at session start\n", arena_bytes);
 }
 

@@ -41,11 +41,13 @@ const char* KernelBackendVariant(KernelBackend backend);
 // which backend computes what (`edgenmt translate --profile`): operation `index` in
 // [0, KernelOperationCount()) is named KernelOperationName(index) ("fully_connected_f32", ...;
 // nullptr outside the range); KernelOperationImplemented says whether `backend` provides it
-// (false when the backend is not compiled in). int8-full's integer kernels are not in the
-// table: they are the portable reference everywhere.
+// (false when the backend is not available). KernelOperationProvider says what really runs
+// it: "reference" where the backend uses the portable kernel, else the backend's variant
+// (KernelBackendVariant: "avx512-vnni", ...); "" when not implemented. Static strings.
 int32_t KernelOperationCount();
 const char* KernelOperationName(int32_t index);
 bool KernelOperationImplemented(KernelBackend backend, int32_t index);
+const char* KernelOperationProvider(KernelBackend backend, int32_t index);
 
 }  // namespace edgenmt
 

@@ -38,34 +38,38 @@ constexpr KernelTable kReferenceTable = {
 
 struct KernelOperation {
   const char* name;
-  bool (*implemented)(const KernelTable& table);
+  bool (*present)(const KernelTable& table);
+  bool (*same)(const KernelTable& a, const KernelTable& b);  // the same function in both
 };
+
+#define EDGENMT_KERNEL_OPERATION(field)                                          \
+  {#field, [](const KernelTable& t) { return t.field != nullptr; },              \
+   [](const KernelTable& a, const KernelTable& b) { return a.field == b.field; }}
 
 // One entry per function pointer of KernelTable, in declaration order.
 constexpr KernelOperation kOperations[] = {
-    {"fully_connected_f32", [](const KernelTable& t) { return t.fully_connected_f32 != nullptr; }},
-    {"sigmoid_f32", [](const KernelTable& t) { return t.sigmoid_f32 != nullptr; }},
-    {"tanh_f32", [](const KernelTable& t) { return t.tanh_f32 != nullptr; }},
-    {"softmax_f32", [](const KernelTable& t) { return t.softmax_f32 != nullptr; }},
-    {"log_softmax_f32", [](const KernelTable& t) { return t.log_softmax_f32 != nullptr; }},
-    {"embedding_lookup_f32", [](const KernelTable& t) { return t.embedding_lookup_f32 != nullptr; }},
-    {"fully_connected_s8_hybrid",
-     [](const KernelTable& t) { return t.fully_connected_s8_hybrid != nullptr; }},
-    {"embedding_lookup_s8_f32",
-     [](const KernelTable& t) { return t.embedding_lookup_s8_f32 != nullptr; }},
-    {"fully_connected_s8_s32", [](const KernelTable& t) { return t.fully_connected_s8_s32 != nullptr; }},
-    {"embedding_fully_connected_s8_s32", [](const KernelTable& t) { return t.embedding_fully_connected_s8_s32 != nullptr; }},
-    {"narrow_s32_s16", [](const KernelTable& t) { return t.narrow_s32_s16 != nullptr; }},
-    {"tanh_s16", [](const KernelTable& t) { return t.tanh_s16 != nullptr; }},
-    {"requantize_s16_s8", [](const KernelTable& t) { return t.requantize_s16_s8 != nullptr; }},
-    {"lstm_cell_s16", [](const KernelTable& t) { return t.lstm_cell_s16 != nullptr; }},
-    {"gru_cell_s16", [](const KernelTable& t) { return t.gru_cell_s16 != nullptr; }},
-    {"softmax_s32_s16", [](const KernelTable& t) { return t.softmax_s32_s16 != nullptr; }},
-    {"log_softmax_s32", [](const KernelTable& t) { return t.log_softmax_s32 != nullptr; }},
-    {"local_p_position_q16", [](const KernelTable& t) { return t.local_p_position_q16 != nullptr; }},
-    {"local_p_window", [](const KernelTable& t) { return t.local_p_window != nullptr; }},
-    {"local_p_gaussian_s16", [](const KernelTable& t) { return t.local_p_gaussian_s16 != nullptr; }},
+    EDGENMT_KERNEL_OPERATION(fully_connected_f32),
+    EDGENMT_KERNEL_OPERATION(sigmoid_f32),
+    EDGENMT_KERNEL_OPERATION(tanh_f32),
+    EDGENMT_KERNEL_OPERATION(softmax_f32),
+    EDGENMT_KERNEL_OPERATION(log_softmax_f32),
+    EDGENMT_KERNEL_OPERATION(embedding_lookup_f32),
+    EDGENMT_KERNEL_OPERATION(fully_connected_s8_hybrid),
+    EDGENMT_KERNEL_OPERATION(embedding_lookup_s8_f32),
+    EDGENMT_KERNEL_OPERATION(fully_connected_s8_s32),
+    EDGENMT_KERNEL_OPERATION(embedding_fully_connected_s8_s32),
+    EDGENMT_KERNEL_OPERATION(narrow_s32_s16),
+    EDGENMT_KERNEL_OPERATION(tanh_s16),
+    EDGENMT_KERNEL_OPERATION(requantize_s16_s8),
+    EDGENMT_KERNEL_OPERATION(lstm_cell_s16),
+    EDGENMT_KERNEL_OPERATION(gru_cell_s16),
+    EDGENMT_KERNEL_OPERATION(softmax_s32_s16),
+    EDGENMT_KERNEL_OPERATION(log_softmax_s32),
+    EDGENMT_KERNEL_OPERATION(local_p_position_q16),
+    EDGENMT_KERNEL_OPERATION(local_p_window),
+    EDGENMT_KERNEL_OPERATION(local_p_gaussian_s16),
 };
+#undef EDGENMT_KERNEL_OPERATION
 constexpr int32_t kOperationCount = static_cast<int32_t>(sizeof kOperations / sizeof kOperations[0]);
 
 }  // namespace
@@ -79,7 +83,17 @@ const char* KernelOperationName(int32_t index) {
 bool KernelOperationImplemented(KernelBackend backend, int32_t index) {
   const KernelTable* table = nullptr;
   return index >= 0 && index < kOperationCount && GetKernelTable(backend, &table) == Status::kOk &&
-         kOperations[index].implemented(*table);
+         kOperations[index].present(*table);
+}
+
+const char* KernelOperationProvider(KernelBackend backend, int32_t index) {
+  const KernelTable* table = nullptr;
+  if (index < 0 || index >= kOperationCount || GetKernelTable(backend, &table) != Status::kOk ||
+      !kOperations[index].present(*table)) {
+    return "";
+  }
+  return kOperations[index].same(*table, kReferenceTable) ? "reference"
+                                                           : KernelBackendVariant(backend);
 }
 
 #if defined(EDGENMT_WITH_XNNPACK)
