@@ -43,8 +43,8 @@ from g2p_metrics import read_tsv, score  # noqa: E402  (pure Python: bench.py ne
 PY = "/usr/bin/python3"
 BACKENDS = ("reference", "simd", "xnnpack", "auto")
 SCHEMES = ("f32", "int8", "int8-full")
-# How the CLI refuses a backend: today an unknown name ("--backend must be reference, xnnpack or
-# neon", exit 1) or a known one not compiled in ("kernel backend xnnpack is not compiled into
+# How the CLI refuses a backend: an unknown name ("--backend must be reference, simd, xnnpack
+# or auto", exit 1) or a known one not compiled in ("kernel backend xnnpack is not compiled into
 # this build", exit 5): the backend is "not built" and its other rows are skipped. A backend
 # that is built but lacks what one scheme needs ("kernel backend lacks the int8 hybrid kernels")
 # gets one "not supported" row for that scheme. Any other failure is a "FAILED" row, and the
@@ -114,12 +114,15 @@ def edgenmt_rows(args, models, floors):
                         failed = (err.strip().splitlines() or [f"exit {code}"])[-1]
                         break
                     m = re.search(r"([0-9.]+) words/s .*arena (\d+) bytes.*model (\d+) bytes", err)
+                    v = re.search(r"backend \S+ \(([^)]*)\)", err)
+                    variant = v.group(1) if v else ""
                     wer = float(re.search(r"WER=([0-9.]+)", out.strip().splitlines()[-1]).group(1))
                     wps, rss = max(wps, float(m.group(1))), max(rss, rss_i)
                 if refused or lacks or failed:
                     break
                 f = floors[scheme][beam]
-                rows.append(row(f"edgenmt {backend}", scheme, "greedy" if beam == 1 else "beam 5",
+                label = f"edgenmt {backend}" + (f" ({variant})" if variant and backend != "reference" else "")
+                rows.append(row(label, scheme, "greedy" if beam == 1 else "beam 5",
                                 wps, rss, int(m.group(3)), wer, floor_us=f,
                                 eff=f / (1e6 / wps) if wps else None, arena=int(m.group(2)),
                                 scheme=scheme, beam=beam, backend=backend))

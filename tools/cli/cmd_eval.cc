@@ -138,10 +138,10 @@ int RunEval(int argc, char** argv) {
   }
   const double words_per_second = seconds > 0 ? static_cast<double>(items.size()) / seconds : 0.0;
   std::fprintf(stderr,
-               "edgenmt eval: %zu words, %lld failed, %.1f words/s (beam %d, backend %s, "
+               "edgenmt eval: %zu words, %lld failed, %.1f words/s (beam %d, backend %s (%s), "
                "arena %zu bytes = persistent %zu + scratch %zu, model %zu bytes)\n",
                items.size(), static_cast<long long>(failed), words_per_second, decode.beam,
-               KernelBackendName(backend), session.arena_bytes(),
+               KernelBackendName(backend), KernelBackendVariant(backend), session.arena_bytes(),
                session.translator().arena_persistent_bytes(),
                session.translator().arena_scratch_bytes(), model.model().buffer_size());
   if (compare) {
