@@ -21,6 +21,8 @@
 #                 are skipped there (ASAN_SKIP_LABELS)
 #   make bench    words/s, µs/word, peak RSS, model size, WER and weight-read floor: edgenmt
 #                 vs PyTorch (float, dynamic int8) and ONNX Runtime (float, int8), BENCH_WORDS words
+#   make bench-arm  instructions per word of the ARM builds under QEMU (a TCG plugin counts them;
+#                 QEMU gives no timings): reference against simd, per scheme (needs make test-arm)
 #   make fuzz     build the libFuzzer targets with clang-14 (build/fuzz) and run each for
 #                 FUZZ_SECONDS (default 600) from the committed seeds; fails on any finding
 SHELL := /bin/bash
@@ -47,12 +49,14 @@ FUZZ_SECONDS ?= 600
 BENCH_WORDS ?= 2000
 # Timed passes per bench row; the fastest is shown (more passes: less noise on a shared machine).
 BENCH_REPEAT ?= 1
+# Words per row of make bench-arm (QEMU runs them one instruction at a time: minutes).
+BENCH_ARM_WORDS ?= 100
 FUZZ_TARGETS := model_load_fuzzer translate_fuzzer
 
 PREFIX ?= build/install
 
 .PHONY: all deps configure build install models demo test test-arm test-armv7 test-aarch64 \
-        test-cortex-m test-cortex-m55 test-cortex-m7 asan fuzz bench clean
+        test-cortex-m test-cortex-m55 test-cortex-m7 asan fuzz bench bench-arm clean
 
 all: build
 
@@ -137,6 +141,9 @@ fuzz: deps
 bench: deps build models
 	tools/bench/setup_node.sh
 	/usr/bin/python3 tools/bench/bench.py --words $(BENCH_WORDS) --repeat $(BENCH_REPEAT)
+
+bench-arm: models
+	tools/bench/arm_instructions.sh $(BENCH_ARM_WORDS)
 
 clean:
 	rm -rf build/host build/host-asan build/fuzz build/models build/armv7 build/aarch64 \
