@@ -7,8 +7,10 @@
 #include <immintrin.h>
 // GCC 12's AVX-512 intrinsics warn about their own _mm512_undefined_* idiom where they are
 // inlined (GCC bug 105593); nothing in this file reads an uninitialized value.
+#if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic ignored "-Wuninitialized"
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
 
 #include "kernels/simd/simd_dot.h"
 

@@ -22,16 +22,15 @@ constexpr int64_t kQ31Half = int64_t{1} << 30;
 inline V Set(int64_t v) { return _mm512_set1_epi64(v); }
 inline V Clamp(V x, int64_t lo, int64_t hi) { return _mm512_min_epi64(_mm512_max_epi64(x, Set(lo)), Set(hi)); }
 
+// round(a * b / 2^31), ties up. The scalar version adds 2^30 (or 1 - 2^30 for a negative
+// product) and divides truncating toward zero; for a negative product that is
+// ceil((ab + 1 - 2^30) / 2^31) = floor((ab + 2^30) / 2^31), the same expression as for a
+// positive one, so one add and an arithmetic shift give both. Only a = b = INT32_MIN exceeds
+// int32 (2^31), which the min saturates as the scalar version does.
 inline V SaturatingRoundingDoublingHighMul(V a, V b) {
   const V ab = _mm512_mul_epi32(a, b);  // exact signed 64-bit products of the low halves
-  const __mmask8 negative = _mm512_cmplt_epi64_mask(ab, _mm512_setzero_si512());
-  const V nudge = _mm512_mask_blend_epi64(negative, Set(int64_t{1} << 30), Set(1 - (int64_t{1} << 30)));
-  const V v = _mm512_add_epi64(ab, nudge);
-  // Division by 2^31 truncating toward zero: add 2^31 - 1 to negative values, shift.
-  const __mmask8 v_negative = _mm512_cmplt_epi64_mask(v, _mm512_setzero_si512());
-  const V q = _mm512_srai_epi64(_mm512_mask_add_epi64(v, v_negative, v, Set((int64_t{1} << 31) - 1)), 31);
-  const __mmask8 both_min = _mm512_cmpeq_epi64_mask(a, Set(kInt32Min)) & _mm512_cmpeq_epi64_mask(b, Set(kInt32Min));
-  return _mm512_mask_blend_epi64(both_min, q, Set(kInt32Max));
+  return _mm512_min_epi64(_mm512_srai_epi64(_mm512_add_epi64(ab, Set(int64_t{1} << 30)), 31),
+                          Set(kInt32Max));
 }
 
 // Per-lane exponents in [0, 62] (exponent 0 returns x, like the scalar version).
@@ -46,15 +45,12 @@ inline V RoundingDivideByPOT(V x, V exponent) {
   return _mm512_mask_add_epi64(shifted, up, shifted, Set(1));
 }
 
+// Ties away from zero: floor((x + 2^(e-1) - [x < 0]) / 2^e), the scalar version's result.
 inline V RoundingDivideByPOT(V x, int exponent) {
   if (exponent <= 0) return x;
-  const int64_t mask = (int64_t{1} << exponent) - 1;
-  const V remainder = _mm512_and_si512(x, Set(mask));
-  const __mmask8 negative = _mm512_cmplt_epi64_mask(x, _mm512_setzero_si512());
-  const V threshold = _mm512_mask_add_epi64(Set(mask >> 1), negative, Set(mask >> 1), Set(1));
-  const V shifted = _mm512_sra_epi64(x, _mm_cvtsi32_si128(exponent));
-  const __mmask8 up = _mm512_cmpgt_epi64_mask(remainder, threshold);
-  return _mm512_mask_add_epi64(shifted, up, shifted, Set(1));
+  const V negative_one = _mm512_srai_epi64(x, 63);  // -1 where x < 0, else 0
+  const V biased = _mm512_add_epi64(_mm512_add_epi64(x, Set(int64_t{1} << (exponent - 1))), negative_one);
+  return _mm512_sra_epi64(biased, _mm_cvtsi32_si128(exponent));
 }
 
 inline V SaturatingAdd(V a, V b) { return Clamp(_mm512_add_epi64(a, b), kInt32Min, kInt32Max); }

@@ -4,8 +4,10 @@
 #if defined(__x86_64__)
 #include <immintrin.h>
 // GCC bug 105593 (see cell_avx512.cc).
+#if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic ignored "-Wuninitialized"
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
 
 #include "kernels/simd/fixed_point_avx512.h"
 #include "kernels/simd/simd_dot.h"
