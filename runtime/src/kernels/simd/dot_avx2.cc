@@ -5,6 +5,7 @@
 #include <immintrin.h>
 
 #include "kernels/kernels_s8.h"
+#include "kernels/simd/dot_tail.h"
 #include "kernels/simd/simd_dot.h"
 
 namespace edgenmt {
@@ -47,12 +48,7 @@ void DotS8Avx2(int32_t depth, const int8_t* x, const int8_t* w, int32_t w_stride
     }
     alignas(16) int32_t sums[4];
     _mm_store_si128(reinterpret_cast<__m128i*>(sums), SumLanes4(a0, a1, a2, a3));
-    for (int32_t k = vector_depth; k < depth; ++k) {
-      sums[0] += x[k] * w0[k];
-      sums[1] += x[k] * w1[k];
-      sums[2] += x[k] * w2[k];
-      sums[3] += x[k] * w3[k];
-    }
+    AddTail4(vector_depth, depth, x, w0, w_stride, sums);
     for (int32_t i = 0; i < 4; ++i) acc[j + i] = sums[i];
   }
   for (; j < count; ++j) {
@@ -62,9 +58,7 @@ void DotS8Avx2(int32_t depth, const int8_t* x, const int8_t* w, int32_t w_stride
       a0 = _mm256_add_epi32(a0, _mm256_madd_epi16(LoadS8AsS16(x + k), LoadS8AsS16(w0 + k)));
     }
     const __m256i zero = _mm256_setzero_si256();
-    int32_t sum = _mm_cvtsi128_si32(SumLanes4(a0, zero, zero, zero));
-    for (int32_t k = vector_depth; k < depth; ++k) sum += x[k] * w0[k];
-    acc[j] = sum;
+    acc[j] = AddTail1(vector_depth, depth, x, w0, _mm_cvtsi128_si32(SumLanes4(a0, zero, zero, zero)));
   }
 }
 
@@ -87,12 +81,7 @@ void DotF32Avx2Fma(int32_t depth, const float* x, const float* w, int32_t w_stri
     }
     alignas(16) float sums[4];
     _mm_store_ps(sums, SumLanes4(a0, a1, a2, a3));
-    for (int32_t k = vector_depth; k < depth; ++k) {
-      sums[0] += x[k] * w0[k];
-      sums[1] += x[k] * w1[k];
-      sums[2] += x[k] * w2[k];
-      sums[3] += x[k] * w3[k];
-    }
+    AddTail4(vector_depth, depth, x, w0, w_stride, sums);
     for (int32_t i = 0; i < 4; ++i) acc[j + i] = sums[i];
   }
   for (; j < count; ++j) {
@@ -102,9 +91,7 @@ void DotF32Avx2Fma(int32_t depth, const float* x, const float* w, int32_t w_stri
       a0 = _mm256_fmadd_ps(_mm256_loadu_ps(x + k), _mm256_loadu_ps(w0 + k), a0);
     }
     const __m256 zero = _mm256_setzero_ps();
-    float sum = _mm_cvtss_f32(SumLanes4(a0, zero, zero, zero));
-    for (int32_t k = vector_depth; k < depth; ++k) sum += x[k] * w0[k];
-    acc[j] = sum;
+    acc[j] = AddTail1(vector_depth, depth, x, w0, _mm_cvtss_f32(SumLanes4(a0, zero, zero, zero)));
   }
 }
 

@@ -5,6 +5,8 @@
 #include <arm_neon.h>
 
 #include "kernels/kernels_s8.h"
+#include "kernels/simd/dot_neon_s8.h"
+#include "kernels/simd/dot_tail.h"
 #include "kernels/simd/simd_dot.h"
 
 namespace edgenmt {
@@ -14,15 +16,6 @@ namespace {
 inline int32x4_t DotStep(int32x4_t a, int8x16_t xv, int8x16_t wv) {
   a = vpadalq_s16(a, vmull_s8(vget_low_s8(xv), vget_low_s8(wv)));
   return vpadalq_s16(a, vmull_s8(vget_high_s8(xv), vget_high_s8(wv)));
-}
-
-inline int32_t SumLanes(int32x4_t a) {
-#if defined(__aarch64__)
-  return vaddvq_s32(a);
-#else
-  const int32x2_t s = vadd_s32(vget_low_s32(a), vget_high_s32(a));
-  return vget_lane_s32(vpadd_s32(s, s), 0);
-#endif
 }
 
 inline float SumLanes(float32x4_t a) {
@@ -46,38 +39,7 @@ inline float32x4_t MultiplyAdd(float32x4_t a, float32x4_t x, float32x4_t w) {
 
 void DotS8Neon(int32_t depth, const int8_t* x, const int8_t* w, int32_t w_stride, int32_t count,
                int32_t* acc) {
-  const int32_t vector_depth = depth & ~15;
-  int32_t j = 0;
-  for (; j + 4 <= count; j += 4) {
-    const int8_t* w0 = w + static_cast<int64_t>(j) * w_stride;
-    const int8_t* w1 = w0 + w_stride;
-    const int8_t* w2 = w1 + w_stride;
-    const int8_t* w3 = w2 + w_stride;
-    int32x4_t a0 = vdupq_n_s32(0), a1 = a0, a2 = a0, a3 = a0;
-    for (int32_t k = 0; k < vector_depth; k += 16) {
-      const int8x16_t xv = vld1q_s8(x + k);
-      a0 = DotStep(a0, xv, vld1q_s8(w0 + k));
-      a1 = DotStep(a1, xv, vld1q_s8(w1 + k));
-      a2 = DotStep(a2, xv, vld1q_s8(w2 + k));
-      a3 = DotStep(a3, xv, vld1q_s8(w3 + k));
-    }
-    int32_t sums[4] = {SumLanes(a0), SumLanes(a1), SumLanes(a2), SumLanes(a3)};
-    for (int32_t k = vector_depth; k < depth; ++k) {
-      sums[0] += x[k] * w0[k];
-      sums[1] += x[k] * w1[k];
-      sums[2] += x[k] * w2[k];
-      sums[3] += x[k] * w3[k];
-    }
-    for (int32_t i = 0; i < 4; ++i) acc[j + i] = sums[i];
-  }
-  for (; j < count; ++j) {
-    const int8_t* w0 = w + static_cast<int64_t>(j) * w_stride;
-    int32x4_t a0 = vdupq_n_s32(0);
-    for (int32_t k = 0; k < vector_depth; k += 16) a0 = DotStep(a0, vld1q_s8(x + k), vld1q_s8(w0 + k));
-    int32_t sum = SumLanes(a0);
-    for (int32_t k = vector_depth; k < depth; ++k) sum += x[k] * w0[k];
-    acc[j] = sum;
-  }
+  DotS8NeonRows<DotStep>(depth, x, w, w_stride, count, acc);
 }
 
 void DotF32Neon(int32_t depth, const float* x, const float* w, int32_t w_stride, int32_t count,
@@ -98,21 +60,14 @@ void DotF32Neon(int32_t depth, const float* x, const float* w, int32_t w_stride,
       a3 = MultiplyAdd(a3, xv, vld1q_f32(w3 + k));
     }
     float sums[4] = {SumLanes(a0), SumLanes(a1), SumLanes(a2), SumLanes(a3)};
-    for (int32_t k = vector_depth; k < depth; ++k) {
-      sums[0] += x[k] * w0[k];
-      sums[1] += x[k] * w1[k];
-      sums[2] += x[k] * w2[k];
-      sums[3] += x[k] * w3[k];
-    }
+    AddTail4(vector_depth, depth, x, w0, w_stride, sums);
     for (int32_t i = 0; i < 4; ++i) acc[j + i] = sums[i];
   }
   for (; j < count; ++j) {
     const float* w0 = w + static_cast<int64_t>(j) * w_stride;
     float32x4_t a0 = vdupq_n_f32(0.0f);
     for (int32_t k = 0; k < vector_depth; k += 4) a0 = MultiplyAdd(a0, vld1q_f32(x + k), vld1q_f32(w0 + k));
-    float sum = SumLanes(a0);
-    for (int32_t k = vector_depth; k < depth; ++k) sum += x[k] * w0[k];
-    acc[j] = sum;
+    acc[j] = AddTail1(vector_depth, depth, x, w0, SumLanes(a0));
   }
 }
 
