@@ -2,14 +2,7 @@
 // function of edgenmt/fixed_point.h with the same name, on 8 int32 values in int64 lanes
 // (fixed_point_avx512.h).
 #if defined(__x86_64__)
-#include <immintrin.h>
-// GCC 12's AVX-512 intrinsics warn about their own _mm512_undefined_* idiom where they are
-// inlined (GCC bug 105593); nothing in this file reads an uninitialized value.
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic ignored "-Wuninitialized"
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-#endif
-
+#include "kernels/simd/avx512_intrinsics.h"
 #include "kernels/kernels_s8.h"
 #include "kernels/simd/fixed_point_avx512.h"
 #include "kernels/simd/simd_cell.h"

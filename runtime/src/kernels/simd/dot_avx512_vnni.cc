@@ -4,14 +4,7 @@
 // to 255), but the result fits and arithmetic modulo 2^32 gives it exactly. Depth tails use
 // masked loads (zero activations contribute nothing). Four weight rows share each load of x.
 #if defined(__x86_64__)
-#include <immintrin.h>
-// GCC 12's AVX-512 intrinsics warn about their own _mm512_undefined_* idiom where they are
-// inlined (GCC bug 105593); nothing in this file reads an uninitialized value.
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic ignored "-Wuninitialized"
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-#endif
-
+#include "kernels/simd/avx512_intrinsics.h"
 #include "kernels/simd/simd_dot.h"
 
 namespace edgenmt {

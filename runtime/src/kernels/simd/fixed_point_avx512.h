@@ -5,8 +5,9 @@
 #ifndef EDGENMT_KERNELS_SIMD_FIXED_POINT_AVX512_H_
 #define EDGENMT_KERNELS_SIMD_FIXED_POINT_AVX512_H_
 
-#include <immintrin.h>
 #include <stdint.h>
+
+#include "kernels/simd/avx512_intrinsics.h"
 
 namespace edgenmt {
 namespace simd {

@@ -2,13 +2,7 @@
 // RequantizeColumnBlock / RequantizeEmbeddingBlock contracts): the per-output arithmetic of
 // kernels/product_outputs.h on 8 outputs at once (fixed_point_avx512.h), bit-exact.
 #if defined(__x86_64__)
-#include <immintrin.h>
-// GCC bug 105593 (see cell_avx512.cc).
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic ignored "-Wuninitialized"
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-#endif
-
+#include "kernels/simd/avx512_intrinsics.h"
 #include "kernels/simd/fixed_point_avx512.h"
 #include "kernels/simd/simd_dot.h"
 
