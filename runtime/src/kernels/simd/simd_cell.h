@@ -1,7 +1,8 @@
 // Vectorised int8-full cell arithmetic of the SIMD backend (KernelTable::lstm_cell_s16 and
-// tanh_s16): the fixed-point logistic / tanh of edgenmt/fixed_point.h evaluated on eight
-// values at once, each int32 intermediate held sign-extended in a 64-bit lane so that the
-// 32x32 -> 64-bit products and roundings are exactly the scalar ones. Bit-exact with the
+// tanh_s16): the fixed-point logistic / tanh of edgenmt/fixed_point.h evaluated on several
+// values at once: AVX-512 holds each int32 intermediate sign-extended in a 64-bit lane (8 at a
+// time) so that 32x32 -> 64-bit products and roundings are exactly the scalar ones; NEON has
+// those primitives as instructions on 4 int32 lanes (cell_neon.cc). Bit-exact with the
 // reference for every input (tests/kernels_simd_test.cc tries all 65,536 int16 values).
 // Same file rules as simd_dot.h: the fixed-point constants are restated in the .cc, because
 // including fixed_point.h's inline functions into an AVX-512 file could hand the linker an
@@ -20,6 +21,11 @@ namespace simd {
 void LstmCellS16Avx512(int32_t hidden, const int16_t* gates, int32_t cell_int_bits,
                        int16_t* cell, int8_t* h, int16_t* h16);
 void TanhS16Avx512(int32_t n, const int16_t* x, int32_t input_int_bits, int16_t* y);
+#endif
+#if defined(__ARM_NEON)
+void LstmCellS16Neon(int32_t hidden, const int16_t* gates, int32_t cell_int_bits, int16_t* cell,
+                     int8_t* h, int16_t* h16);
+void TanhS16Neon(int32_t n, const int16_t* x, int32_t input_int_bits, int16_t* y);
 #endif
 
 }  // namespace simd

@@ -196,8 +196,8 @@ struct Neon {
   static constexpr simd::RequantizeEmbeddingBlockFn kRequantizeEmbeddingBlock = RequantizeEmbeddingBlock;
   static constexpr ActivationFn kSigmoid = simd::SigmoidF32Neon;
   static constexpr ActivationFn kTanh = simd::TanhF32Neon;
-  static constexpr LstmCellFn kLstmCell = nullptr;
-  static constexpr TanhS16Fn kTanhS16 = nullptr;
+  static constexpr LstmCellFn kLstmCell = simd::LstmCellS16Neon;
+  static constexpr TanhS16Fn kTanhS16 = simd::TanhS16Neon;
 };
 #endif
 
