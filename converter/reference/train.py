@@ -252,9 +252,21 @@ def run_worker(rank, args, rendezvous, parent_pid=None):
     world = args.workers
     if parent_pid is not None:
         exit_with_parent(parent_pid)
-    if world > 1:
-        dist.init_process_group("gloo", init_method=f"file://{rendezvous}", rank=rank,
-                                world_size=world)
+    if world == 1:
+        train_worker(rank, args)
+        return
+    dist.init_process_group("gloo", init_method=f"file://{rendezvous}", rank=rank,
+                            world_size=world)
+    train_worker(rank, args)
+    # A worker that returns early (only the lead writes files) must not tear down its gloo
+    # threads while the others still talk to it: that aborted a worker with "terminate called
+    # without an active exception". Everyone meets here, then the group is closed in order.
+    dist.barrier()
+    dist.destroy_process_group()
+
+
+def train_worker(rank, args):
+    world = args.workers
     lead = rank == 0
 
     torch.set_num_threads(args.threads)
