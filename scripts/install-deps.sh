@@ -7,6 +7,8 @@ set -euo pipefail
 PACKAGES=(
   # build
   build-essential cmake ninja-build pkg-config
+  # the XNNPACK kernel backend (docs/BACKENDS.md)
+  libxnnpack-dev libpthreadpool-dev
   # model file format and converter
   libflatbuffers-dev flatbuffers-compiler nlohmann-json3-dev libssl-dev
   # command-line parsing (edgenmt CLI)

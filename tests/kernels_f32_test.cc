@@ -65,6 +65,67 @@ TEST_P(KernelsF32Test, FullyConnectedMatchesLoops) {
   }
 }
 
+// Backends that pack weights at Init (xnnpack, auto with XNNPACK): the packed product against
+// double loops at the same tolerance, its arena bytes exact (measured == placed) and a
+// one-block-short arena counted, never written. x and y are exactly sized heap blocks, so an
+// over-read past the last input row (XNNPACK reads up to XNN_EXTRA_BYTES beyond its input)
+// would be caught by AddressSanitizer (make asan).
+TEST_P(KernelsF32Test, PackedFullyConnectedMatchesLoops) {
+  if (k_->pack_fully_connected_f32 == nullptr) GTEST_SKIP() << "backend reads weights as stored";
+  ASSERT_NE(k_->packed_fully_connected_f32, nullptr);
+  ASSERT_GE(k_->packed_min_rows, 1);
+  std::mt19937 rng(4321);
+  const int32_t shapes[][3] = {  // rows, in (K), out (M)
+      {1, 1, 1}, {1, 3, 5}, {2, 8, 9}, {3, 9, 1}, {1, 15, 17}, {5, 16, 16}, {4, 17, 31},
+      {6, 63, 65}, {2, 100, 43}, {1, 257, 7}, {5, 320, 70}, {1, 1000, 3}, {6, 999, 33}};
+  for (const auto& shape : shapes) {
+    const int32_t rows = shape[0], in = shape[1], out = shape[2];
+    const std::vector<float> w = RandomVector(&rng, static_cast<size_t>(out) * in);
+    const std::vector<float> bias = RandomVector(&rng, static_cast<size_t>(out));
+    Arena measure;
+    const void* packed = reinterpret_cast<const void*>(1);
+    ASSERT_EQ(k_->pack_fully_connected_f32(in, out, w.data(), &measure, &packed), Status::kOk);
+    EXPECT_EQ(packed, nullptr);
+    const size_t bytes = measure.used();
+    ASSERT_GT(bytes, sizeof(float) * static_cast<size_t>(in));
+    ASSERT_FALSE(measure.overflowed());
+
+    std::vector<float> short_memory(bytes / sizeof(float));
+    Arena too_small(short_memory.data(), bytes - kArenaAlignment);
+    const std::vector<float> untouched = short_memory;
+    ASSERT_EQ(k_->pack_fully_connected_f32(in, out, w.data(), &too_small, &packed), Status::kOk);
+    EXPECT_EQ(packed, nullptr);
+    EXPECT_TRUE(too_small.overflowed());
+    EXPECT_EQ(too_small.used(), bytes);
+    EXPECT_EQ(short_memory, untouched);  // nothing written into an arena that cannot hold it
+
+    std::vector<float> memory(bytes / sizeof(float));
+    Arena arena(memory.data(), bytes);
+    ASSERT_EQ(k_->pack_fully_connected_f32(in, out, w.data(), &arena, &packed), Status::kOk);
+    ASSERT_NE(packed, nullptr);
+    EXPECT_EQ(arena.used(), bytes);
+    EXPECT_FALSE(arena.overflowed());
+
+    for (int32_t r_count = 1; r_count <= rows; ++r_count) {
+      const std::vector<float> x = RandomVector(&rng, static_cast<size_t>(r_count) * in);
+      for (const bool with_bias : {false, true}) {
+        std::vector<float> y(static_cast<size_t>(r_count) * out, 42.0f);
+        k_->packed_fully_connected_f32(packed, r_count, x.data(), with_bias ? bias.data() : nullptr,
+                                       y.data());
+        for (int32_t r = 0; r < r_count; ++r) {
+          for (int32_t m = 0; m < out; ++m) {
+            double expected = with_bias ? bias[m] : 0.0;
+            for (int32_t i = 0; i < in; ++i) expected += static_cast<double>(x[r * in + i]) * w[m * in + i];
+            ASSERT_NEAR(y[r * out + m], expected, 1e-5 * (1.0 + sqrt(static_cast<double>(in))))
+                << "rows " << r_count << " in " << in << " out " << out << " at [" << r << ","
+                << m << "]";
+          }
+        }
+      }
+    }
+  }
+}
+
 TEST_P(KernelsF32Test, SigmoidAndTanhMatchLibm) {
   std::mt19937 rng(7);
   std::vector<float> x = RandomVector(&rng, 257, -30.0f, 30.0f);

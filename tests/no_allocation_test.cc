@@ -111,9 +111,11 @@ TEST(NoAllocationTest, CounterSeesAllocations) {
 
 // Translate never allocates: every scheme, greedy and beam with attention history, n-best,
 // penalties, and the error paths.
-void CheckNoAllocation(const char* name, QuantScheme scheme) {
-  const std::string model_name =
-      std::string(name) + " (scheme " + std::to_string(static_cast<int>(scheme)) + ")";
+void CheckNoAllocation(const char* name, QuantScheme scheme,
+                       KernelBackend backend = KernelBackend::kReference) {
+  const std::string model_name = std::string(name) + " (scheme " +
+                                 std::to_string(static_cast<int>(scheme)) + ", backend " +
+                                 KernelBackendName(backend) + ")";
   converter::ConvertOptions options;
   options.scheme = scheme;
   auto loaded =
@@ -126,11 +128,15 @@ void CheckNoAllocation(const char* name, QuantScheme scheme) {
   limits.max_nbest = 5;
   limits.max_tgt_len = 16;
   limits.attention = model.config().attention != AttentionType::kNone;
+  limits.backend = backend;
   size_t bytes = 0;
-  ASSERT_EQ(RequiredArenaBytes(model, limits, &bytes), Status::kOk);
+  ASSERT_EQ(RequiredArenaBytes(model, limits, &bytes), Status::kOk) << model_name;
   testing::AlignedArena memory(bytes);
   Translator translator;
-  ASSERT_EQ(translator.Init(&model, memory.data(), bytes, limits), Status::kOk);
+  ASSERT_EQ(translator.Init(&model, memory.data(), bytes, limits), Status::kOk) << model_name;
+  // Everything a backend keeps (XNNPACK's operators and packed weights too) is in the arena,
+  // exactly as planned.
+  EXPECT_EQ(translator.arena_bytes_used(), bytes) << model_name;
 
   TranslateOptions beam;
   beam.beam = 5;
@@ -176,6 +182,37 @@ TEST(NoAllocationTest, TranslateNeverAllocatesAfterInit) {
        {QuantScheme::kFloat32, QuantScheme::kInt8Hybrid, QuantScheme::kInt8Full}) {
     for (const char* name : {"global_general", "local_p_general", "local_p_concat", "bahdanau", "none"}) {
       CheckNoAllocation(name, scheme);
+    }
+  }
+}
+
+// The optimized backends too: XNNPACK's operators are created at Init in the arena (through
+// the allocator given to xnn_initialize) and its products never allocate.
+TEST(NoAllocationTest, OptimizedBackendsNeverAllocateAfterInit) {
+  for (KernelBackend backend : {KernelBackend::kXnnpack, KernelBackend::kSimd, KernelBackend::kAuto}) {
+    if (!KernelBackendAvailable(backend)) continue;
+    for (const QuantScheme scheme :
+         {QuantScheme::kFloat32, QuantScheme::kInt8Hybrid, QuantScheme::kInt8Full}) {
+      // xnnpack computes float32 models only: int8 ones are refused when planned, by name.
+      if (backend == KernelBackend::kXnnpack && scheme != QuantScheme::kFloat32) {
+        converter::ConvertOptions options;
+        options.scheme = scheme;
+        auto loaded = testing::LoadCheckpointDir(
+            std::string(EDGENMT_TEST_DATA_DIR) + "/golden/local_p_general", options);
+        ASSERT_NE(loaded, nullptr);
+        SessionLimits limits;
+        limits.backend = backend;
+        size_t bytes = 0;
+        EXPECT_EQ(RequiredArenaBytes(loaded->model, limits, &bytes), Status::kUnsupported);
+        std::vector<uint8_t> memory(1 << 20);
+        Translator translator;
+        EXPECT_EQ(translator.Init(&loaded->model, memory.data(), memory.size(), limits),
+                  Status::kUnsupported);
+        EXPECT_NE(std::string(translator.error_detail()).find("int8"), std::string::npos)
+            << translator.error_detail();
+        continue;
+      }
+      for (const char* name : {"local_p_general", "bahdanau"}) CheckNoAllocation(name, scheme, backend);
     }
   }
 }

@@ -34,6 +34,9 @@ constexpr KernelTable kReferenceTable = {
     ref_local_p_position_q16,
     ref_local_p_window,
     ref_local_p_gaussian_s16,
+    nullptr,  // pack_fully_connected_f32: the reference reads the model's weights as stored
+    nullptr,  // packed_fully_connected_f32
+    0,        // packed_min_rows
 };
 
 struct KernelOperation {
@@ -68,6 +71,8 @@ constexpr KernelOperation kOperations[] = {
     EDGENMT_KERNEL_OPERATION(local_p_position_q16),
     EDGENMT_KERNEL_OPERATION(local_p_window),
     EDGENMT_KERNEL_OPERATION(local_p_gaussian_s16),
+    EDGENMT_KERNEL_OPERATION(pack_fully_connected_f32),
+    EDGENMT_KERNEL_OPERATION(packed_fully_connected_f32),
 };
 #undef EDGENMT_KERNEL_OPERATION
 constexpr int32_t kOperationCount = static_cast<int32_t>(sizeof kOperations / sizeof kOperations[0]);
@@ -92,25 +97,47 @@ const char* KernelOperationProvider(KernelBackend backend, int32_t index) {
       !kOperations[index].present(*table)) {
     return "";
   }
-  return kOperations[index].same(*table, kReferenceTable) ? "reference"
-                                                           : KernelBackendVariant(backend);
+  if (kOperations[index].same(*table, kReferenceTable)) return "reference";
+  // auto borrows entries: name the backend an entry really comes from.
+  const KernelTable* xnnpack = nullptr;
+  if (backend != KernelBackend::kXnnpack &&
+      GetKernelTable(KernelBackend::kXnnpack, &xnnpack) == Status::kOk &&
+      kOperations[index].same(*table, *xnnpack)) {
+    return KernelBackendVariant(KernelBackend::kXnnpack);
+  }
+  return KernelBackendVariant(backend);
 }
 
 #if defined(EDGENMT_WITH_XNNPACK)
-const KernelTable* XnnpackKernelTable();  // kernels/xnnpack/
+const KernelTable* XnnpackKernelTable();  // kernels/xnnpack/; nullptr when XNNPACK refuses the CPU
 #endif
 
 namespace {
 
-// auto: per operation, the fastest backend compiled in and supported by this CPU. Without
-// XNNPACK that is the SIMD table wherever this CPU has a SIMD level (its entries are never
-// slower than the reference: tools/bench), else the reference.
+// Rows from which auto multiplies float32 weights packed by XNNPACK rather than with the SIMD
+// product, measured by tools/bench/kernel_bench.cc on the shipped model (AVX-512 machine): one
+// row (greedy decoder steps, the encoder's recurrent products) is faster with the SIMD product
+// (80.9 us against 113.5 us over every matrix), five rows (beam 5; the encoder projects blocks
+// of 4 positions) with XNNPACK's packed GEMM (366 us against 446 us).
+constexpr int32_t kAutoPackedMinRows = 2;
+
+// auto: per operation, the fastest backend compiled in and supported by this CPU: the SIMD
+// table wherever this CPU has a SIMD level (its entries are never slower than the reference:
+// tools/bench), else the reference; with XNNPACK, its packed float32 product for multi-row
+// products (kAutoPackedMinRows).
 const KernelTable* AutoKernelTable() {
   static const KernelTable table = [] {
     const KernelTable* simd = nullptr;
     KernelTable t = GetSimdKernelTable(BestSimdLevel(), &simd) == Status::kOk ? *simd
                                                                               : kReferenceTable;
     t.backend = KernelBackend::kAuto;
+#if defined(EDGENMT_WITH_XNNPACK)
+    if (const KernelTable* xnnpack = XnnpackKernelTable()) {
+      t.pack_fully_connected_f32 = xnnpack->pack_fully_connected_f32;
+      t.packed_fully_connected_f32 = xnnpack->packed_fully_connected_f32;
+      t.packed_min_rows = BestSimdLevel() == SimdLevel::kNone ? 1 : kAutoPackedMinRows;
+    }
+#endif
     return t;
   }();
   return &table;
@@ -168,7 +195,7 @@ Status GetKernelTable(KernelBackend backend, const KernelTable** out) {
     case KernelBackend::kXnnpack:
 #if defined(EDGENMT_WITH_XNNPACK)
       *out = XnnpackKernelTable();
-      return Status::kOk;
+      return *out != nullptr ? Status::kOk : Status::kUnsupported;
 #else
       return Status::kUnsupported;
 #endif

@@ -14,6 +14,7 @@
 
 #include <stdint.h>
 
+#include "edgenmt/arena.h"
 #include "edgenmt/kernel_backend.h"
 #include "edgenmt/status.h"
 
@@ -92,6 +93,21 @@ struct KernelTable {
                          int32_t* hi);
   void (*local_p_gaussian_s16)(int32_t lo, int32_t hi, int32_t p_q16, int32_t half_width,
                                int16_t* weights);
+
+  // ---- weights packed at Init (optional: null in a backend that reads weights as stored) ---
+  // Packs w [out_features, in_features] for packed_fully_connected_f32 into persistent arena
+  // memory and sets *packed (valid as long as the arena); in a measuring or overflowed arena it
+  // counts the same bytes and sets *packed = nullptr. Called at Init only; may use the heap
+  // there (kernels/xnnpack/). kInternal when the backend cannot pack.
+  Status (*pack_fully_connected_f32)(int32_t in_features, int32_t out_features, const float* w,
+                                     Arena* arena, const void** packed);
+  // y = x W^T + (bias ? bias : 0) over every output of a packed W: x [rows, in_features],
+  // y [rows, out_features], not overlapping. Same tolerance as fully_connected_f32.
+  void (*packed_fully_connected_f32)(const void* packed, int32_t rows, const float* x,
+                                     const float* bias, float* y);
+  // Products of at least this many rows use the packed weights, fewer use fully_connected_f32
+  // (auto: where each measured faster, tools/bench/kernel_bench.cc). Unused without packing.
+  int32_t packed_min_rows;
 };
 
 // The portable reference table (static storage): what every other backend starts from.

@@ -46,17 +46,29 @@ Status FloatNumerics::Prepare(const Model& model, const KernelTable* kernels, in
 Status FloatNumerics::BindEmbedding(const Model& model, const char* name, int32_t rows,
                                     int32_t cols, Arena* arena, Embedding* out,
                                     ErrorDetail* detail) const {
-  return BindMatrix(model, name, rows, cols, arena, out, detail);
+  return BindMatrixPacked(model, name, rows, cols, /*pack=*/false, arena, out, detail);
 }
 
 Status FloatNumerics::BindMatrix(const Model& model, const char* name, int32_t rows,
                                  int32_t cols, Arena* arena, Matrix* out,
                                  ErrorDetail* detail) const {
+  return BindMatrixPacked(model, name, rows, cols, /*pack=*/true, arena, out, detail);
+}
+
+Status FloatNumerics::BindMatrixPacked(const Model& model, const char* name, int32_t rows,
+                                       int32_t cols, bool pack, Arena* arena, Matrix* out,
+                                       ErrorDetail* detail) const {
   *out = Matrix{};
   out->rows = rows;
   out->cols = cols;
   if (model.config().scheme == QuantScheme::kFloat32) {
-    return BindMatrixF32(model, name, rows, cols, &out->f32, detail);
+    EDGENMT_RETURN_IF_ERROR(BindMatrixF32(model, name, rows, cols, &out->f32, detail));
+    if (!pack || !packs()) return Status::kOk;
+    if (k_->pack_fully_connected_f32(cols, rows, out->f32, arena, &out->packed) != Status::kOk) {
+      return detail->Fail(Status::kInternal, "kernel backend ", KernelBackendName(k_->backend),
+                          " could not pack tensor ", name);
+    }
+    return Status::kOk;
   }
   TensorView view{};
   if (model.FindTensor(name, &view) != Status::kOk) {
@@ -96,7 +108,7 @@ Status FloatNumerics::BindCell(const Model& model, const CellBinding& b, int32_t
       BindBias(model, CellTensorName(b, "bias_ih").c_str(), G, &out->b_ih, detail));
   EDGENMT_RETURN_IF_ERROR(
       BindBias(model, CellTensorName(b, "bias_hh").c_str(), G, &out->b_hh, detail));
-  out->hidden_gates = b.cell == CellType::kGru
+  out->hidden_gates = b.cell == CellType::kGru || (out->w_hh.f32 != nullptr && packs())
                           ? arena->AllocateScratchArray<float>(static_cast<size_t>(max_rows),
                                                         static_cast<size_t>(G))
                           : nullptr;
@@ -106,7 +118,9 @@ Status FloatNumerics::BindCell(const Model& model, const CellBinding& b, int32_t
 void FloatNumerics::Linear(const Matrix& w, int32_t rows, const Hidden* x, const BiasT* bias,
                            Acc* y, bool accumulate, int32_t out_features) const {
   const int32_t out = out_features < 0 ? w.rows : out_features;
-  if (w.s8 != nullptr) {
+  if (w.packed != nullptr && !accumulate && out == w.rows && rows >= k_->packed_min_rows) {
+    k_->packed_fully_connected_f32(w.packed, rows, x, bias, y);
+  } else if (w.s8 != nullptr) {
     k_->fully_connected_s8_hybrid(rows, w.cols, out, x, w.s8, w.row_scales, bias, y, accumulate,
                                   w.scratch);
   } else {
@@ -150,7 +164,14 @@ void FloatNumerics::CellStep(const CellWeights& cell, int32_t rows, Acc* gates,
   if (cell.cell == CellType::kLstm) {
     // z = (W_ih x + b_ih) + (W_hh h + b_hh): the hidden product accumulates into the gates and
     // reads all of h_in before anything is written, so h_out may alias h_in.
-    Linear(cell.w_hh, rows, h_in, cell.b_hh, gates, true);
+    if (cell.w_hh.packed != nullptr && rows >= k_->packed_min_rows) {
+      // A packed product writes its output: add it to the gates (same sums, another order).
+      const int32_t G = 4 * H;
+      Linear(cell.w_hh, rows, h_in, cell.b_hh, cell.hidden_gates, false);
+      for (int64_t j = 0; j < static_cast<int64_t>(rows) * G; ++j) gates[j] += cell.hidden_gates[j];
+    } else {
+      Linear(cell.w_hh, rows, h_in, cell.b_hh, gates, true);
+    }
     for (int32_t r = 0; r < rows; ++r) {
       float* z = gates + static_cast<int64_t>(r) * 4 * H;
       const float* c = s_in + static_cast<int64_t>(r) * H;

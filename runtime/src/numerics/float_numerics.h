@@ -51,6 +51,9 @@ class FloatNumerics {
     const int8_t* s8 = nullptr;
     const float* row_scales = nullptr;
     int8_t* scratch = nullptr;
+    // float32 weights packed by the backend at Init (KernelTable::pack_fully_connected_f32),
+    // or null where the backend reads f32 as stored.
+    const void* packed = nullptr;
   };
   using Embedding = Matrix;
   struct CellWeights {
@@ -59,7 +62,9 @@ class FloatNumerics {
     Matrix w_ih, w_hh;
     const float* b_ih = nullptr;
     const float* b_hh = nullptr;
-    float* hidden_gates = nullptr;  // GRU: [max_rows, 3H] W_hh h + b_hh
+    // [max_rows, G] W_hh h + b_hh: the GRU's, and the LSTM's where W_hh is packed (a packed
+    // product writes its output; it does not accumulate into the gates).
+    float* hidden_gates = nullptr;
   };
 
   Status Prepare(const Model& model, const KernelTable* kernels, int32_t max_rows,
@@ -128,6 +133,12 @@ class FloatNumerics {
   void LogSoftmax(int32_t n, Acc* logits, LogProb* log_probs, float* as_float) const;
 
  private:
+  // BindMatrix, with the backend packing the float32 weights when `pack` (products over the
+  // weight matrix; embeddings are only looked up).
+  Status BindMatrixPacked(const Model& model, const char* name, int32_t rows, int32_t cols,
+                          bool pack, Arena* arena, Matrix* out, ErrorDetail* detail) const;
+  bool packs() const { return k_->pack_fully_connected_f32 != nullptr; }
+
   const KernelTable* k_ = nullptr;
   int8_t* scratch_ = nullptr;  // hybrid: [widest input] common scratch of the hybrid kernel
 };
