@@ -105,20 +105,28 @@ TEST(ProfilerTest, StageNames) {
 }
 
 TEST(ProfilerTest, KernelOperationListing) {
-  ASSERT_EQ(KernelOperationCount(), 20);  // 8 float/hybrid + 12 int8-full
+  // 8 float/hybrid + 12 int8-full + 2 optional (weights packed at Init: xnnpack, and auto where
+  // XNNPACK is built).
+  ASSERT_EQ(KernelOperationCount(), 22);
+  const bool xnnpack = KernelBackendAvailable(KernelBackend::kXnnpack);
   for (int32_t i = 0; i < KernelOperationCount(); ++i) {
     ASSERT_NE(KernelOperationName(i), nullptr);
-    EXPECT_TRUE(KernelOperationImplemented(KernelBackend::kReference, i)) << KernelOperationName(i);
-    for (KernelBackend b : kKernelBackends) {  // every backend is complete where it runs
-      EXPECT_EQ(KernelOperationImplemented(b, i), KernelBackendAvailable(b)) << KernelBackendName(b);
+    const std::string name = KernelOperationName(i);
+    const bool packed = name.find("pack") != std::string::npos;
+    // xnnpack computes float32 models only: the float operations and its packed product.
+    const bool float_op = name.find("_f32") != std::string::npos && name.find("s8") == std::string::npos;
+    EXPECT_EQ(KernelOperationImplemented(KernelBackend::kReference, i), !packed) << name;
+    for (KernelBackend b : kKernelBackends) {
+      bool expected = KernelBackendAvailable(b);
+      if (packed) expected = expected && xnnpack && b != KernelBackend::kReference && b != KernelBackend::kSimd;
+      if (b == KernelBackend::kXnnpack) expected = expected && float_op;
+      EXPECT_EQ(KernelOperationImplemented(b, i), expected) << KernelBackendName(b) << " " << name;
       const std::string provider = KernelOperationProvider(b, i);
-      EXPECT_EQ(provider.empty(), !KernelBackendAvailable(b));
-      if (b == KernelBackend::kReference) {
-        EXPECT_EQ(provider, "reference");
-      }
+      EXPECT_EQ(provider.empty(), !expected) << KernelBackendName(b) << " " << name;
+      if (b == KernelBackend::kReference && expected) EXPECT_EQ(provider, "reference");
+      if (packed && expected) EXPECT_EQ(provider, "xnnpack") << KernelBackendName(b);
     }
     if (KernelBackendAvailable(KernelBackend::kSimd)) {  // the products are never the reference
-      const std::string name = KernelOperationName(i);
       if (name == "fully_connected_f32" || name == "fully_connected_s8_hybrid" ||
           name == "fully_connected_s8_s32") {
         EXPECT_EQ(std::string(KernelOperationProvider(KernelBackend::kSimd, i)),

@@ -11,6 +11,8 @@ On the same first N distinct words of the data file, one word per call, one thre
   * ONNX Runtime 1.30 (onnxruntime-node), float and int8, greedy: the reference exported as an
     encoder graph and a decoder-step graph (export_onnx.py), the int8 graphs in ORT's dynamic
     quantization pattern (quantize_onnx.py), the greedy loop in ort_greedy.mjs.
+Then, per float32 weight matrix, the product's µs per call in each backend at 1 and 5 rows
+(edgenmt-kernel-bench: where XNNPACK's packed product beats the SIMD one, which auto uses).
 Per row: words/s, µs per word, the process's peak RSS, model bytes and WER; for edgenmt rows
 also the weight-read floor and the efficiency floor / time (floor.py, bandwidth.c). Every
 figure is measured now, each row in its own process; nothing is cached but the build of
@@ -237,6 +239,7 @@ def main():
                     help="directory with g2p-en.{f32,int8,int8-full}.enmt")
     ap.add_argument("--backends", default=",".join(BACKENDS),
                     help="edgenmt kernel backends to try, comma-separated")
+    ap.add_argument("--kernel-bench", default=os.path.join(ROOT, "build/host/edgenmt-kernel-bench"))
     ap.add_argument("--node-dir", default=os.path.join(ROOT, "build/bench-node"))
     ap.add_argument("--work", default=os.path.join(ROOT, "build/bench"),
                     help="scratch directory: exported graphs, per-row JSON, bandwidth binary")
@@ -302,6 +305,15 @@ def main():
               f"step on a 1-char source; {calls:.2f} calls per word -> "
               f"{calls * overhead['trivial_call_us']:.0f} µs of {overhead['us_per_word']:.0f} "
               f"µs per word is call overhead")
+    # Where each backend's float32 product is fastest, per weight matrix (the measurement the
+    # auto backend's choice between the SIMD product and XNNPACK's packed one comes from).
+    if "f32" in models and os.path.exists(args.kernel_bench):
+        kb = subprocess.run([args.kernel_bench, models["f32"], "--min-ms", "20"],
+                            capture_output=True, text=True)
+        print(kb.stdout.rstrip() if kb.returncode == 0 else
+              f"kernel-bench: FAILED ({kb.stderr.strip()})")
+    else:
+        print(f"kernel-bench: {os.path.relpath(args.kernel_bench, ROOT)} not built")
     fastest = max((r["wps"] for r in rows if r.get("scheme") in ("int8", "int8-full")
                    and r.get("beam") == 1), default=None)
     ort_f1 = next((r for r in ort if r.get("model") == "float32"), None)
