@@ -1,9 +1,12 @@
-// AVX-512F int8-full LSTM cell and tanh (simd_cell.h). Each function below mirrors the scalar
-// function of edgenmt/fixed_point.h with the same name, on 8 int32 values in int64 lanes
+// AVX-512F int8-full LSTM cell and tanh (simd_cell.h). Inputs in Q3.12 and cell formats with
+// at least 3 int bits look the activations up in activation_table_s16.h's tables (16 units per
+// gather); the rest compute them: each function below mirrors the scalar function of
+// edgenmt/fixed_point.h with the same name, on 8 int32 values in int64 lanes
 // (fixed_point_avx512.h).
 #if defined(__x86_64__)
 #include "kernels/simd/avx512_intrinsics.h"
 #include "kernels/kernels_s8.h"
+#include "kernels/simd/activation_table_s16.h"
 #include "kernels/simd/fixed_point_avx512.h"
 #include "kernels/simd/simd_cell.h"
 
@@ -121,6 +124,59 @@ inline void LstmCell8(const int16_t* gates, int32_t hidden, int cell_int_bits, i
 
 // The vector path's int-bits range: ExpOnNegativeValuesQ31 above needs int_bits + 1 <= 28.
 constexpr int32_t kMaxVectorIntBits = 15;
+static_assert(kMaxVectorIntBits == kTableMaxIntBits, "the table path and the computed one cover the same formats");
+
+// ---- the table path (activation_table_s16.h): 16 units in int32 lanes -------------------
+// Every product below fits int32 (|Q0.15 * int16| <= 2^30), so 32-bit lanes round exactly as
+// the scalar reference does.
+using W = __m512i;
+
+inline W SetW(int32_t v) { return _mm512_set1_epi32(v); }
+inline W ClampW(W x, int32_t lo, int32_t hi) {
+  return _mm512_min_epi32(_mm512_max_epi32(x, SetW(lo)), SetW(hi));
+}
+// fxp::RoundingDivideByPOT (ties away from zero) for exponent >= 1.
+inline W RoundingDivideByPOTW(W x, int exponent) {
+  const W negative_one = _mm512_srai_epi32(x, 31);
+  const W biased = _mm512_add_epi32(_mm512_add_epi32(x, SetW(1 << (exponent - 1))), negative_one);
+  return _mm512_sra_epi32(biased, _mm_cvtsi32_si128(exponent));
+}
+// 16 int16 values (lanes past `mask` read as 0), sign-extended.
+inline W LoadS16W(const int16_t* p, __mmask32 mask) {
+  return _mm512_cvtepi16_epi32(_mm512_castsi512_si256(_mm512_maskz_loadu_epi16(mask, p)));
+}
+inline void StoreS16W(int16_t* p, __mmask32 mask, W v) {  // v within int16
+  _mm512_mask_storeu_epi16(p, mask, _mm512_castsi256_si512(_mm512_cvtepi32_epi16(v)));
+}
+inline void StoreS8W(int8_t* p, __mmask64 mask, W v) {  // v within int8
+  _mm512_mask_storeu_epi8(p, mask, _mm512_castsi128_si512(_mm512_cvtepi32_epi8(v)));
+}
+// table[x] for x within int16: a gather of 4-byte words at 2-byte steps, low half kept.
+inline W Lookup(const int16_t* table, W x) {
+  const W words = _mm512_i32gather_epi32(_mm512_add_epi32(x, SetW(kActivationTableOffset)), table, 2);
+  return _mm512_srai_epi32(_mm512_slli_epi32(words, 16), 16);
+}
+// The tanh table's input for a Q(int_bits) value, int_bits in [3, 15].
+inline W ToTableInput(W x, int int_bits) {
+  return ClampW(_mm512_sll_epi32(x, _mm_cvtsi32_si128(int_bits - 3)), -32768, 32767);
+}
+
+inline void LstmCell16Table(const ActivationTablesS16& t, const int16_t* gates, int32_t hidden,
+                            int cell_int_bits, int16_t* cell, int8_t* h, int16_t* h16,
+                            int32_t count) {
+  const __mmask32 mask = count >= 16 ? 0xFFFFu : (1u << count) - 1;
+  const W i = Lookup(t.logistic, LoadS16W(gates, mask));
+  const W f = Lookup(t.logistic, LoadS16W(gates + hidden, mask));
+  const W g = Lookup(t.tanh, LoadS16W(gates + 2 * hidden, mask));
+  const W o = Lookup(t.logistic, LoadS16W(gates + 3 * hidden, mask));
+  const W f_c = RoundingDivideByPOTW(_mm512_mullo_epi32(f, LoadS16W(cell, mask)), 15);
+  const W i_g = RoundingDivideByPOTW(_mm512_mullo_epi32(i, g), 15 + cell_int_bits);
+  const W c_new = ClampW(_mm512_add_epi32(f_c, i_g), -32768, 32767);
+  StoreS16W(cell, mask, c_new);
+  const W o_tanh_c = _mm512_mullo_epi32(o, Lookup(t.tanh, ToTableInput(c_new, cell_int_bits)));
+  StoreS8W(h, mask, ClampW(RoundingDivideByPOTW(o_tanh_c, 23), -128, 127));
+  if (h16 != nullptr) StoreS16W(h16, mask, ClampW(RoundingDivideByPOTW(o_tanh_c, 15), -32768, 32767));
+}
 
 }  // namespace
 
@@ -128,6 +184,14 @@ void LstmCellS16Avx512(int32_t hidden, const int16_t* gates, int32_t cell_int_bi
                        int16_t* cell, int8_t* h, int16_t* h16) {
   if (cell_int_bits < 0 || cell_int_bits > kMaxVectorIntBits) {
     ref_lstm_cell_s16(hidden, gates, cell_int_bits, cell, h, h16);
+    return;
+  }
+  if (cell_int_bits >= kTableMinIntBits) {
+    const ActivationTablesS16& tables = GetActivationTablesS16();
+    for (int32_t j = 0; j < hidden; j += 16) {
+      LstmCell16Table(tables, gates + j, hidden, cell_int_bits, cell + j, h + j,
+                      h16 != nullptr ? h16 + j : nullptr, hidden - j);
+    }
     return;
   }
   int32_t j = 0;
@@ -154,6 +218,14 @@ void LstmCellS16Avx512(int32_t hidden, const int16_t* gates, int32_t cell_int_bi
 void TanhS16Avx512(int32_t n, const int16_t* x, int32_t input_int_bits, int16_t* y) {
   if (input_int_bits < 0 || input_int_bits > kMaxVectorIntBits) {
     ref_tanh_s16(n, x, input_int_bits, y);
+    return;
+  }
+  if (input_int_bits >= kTableMinIntBits) {
+    const int16_t* table = GetActivationTablesS16().tanh;
+    for (int32_t i = 0; i < n; i += 16) {
+      const __mmask32 mask = n - i >= 16 ? 0xFFFFu : (1u << (n - i)) - 1;
+      StoreS16W(y + i, mask, Lookup(table, ToTableInput(LoadS16W(x + i, mask), input_int_bits)));
+    }
     return;
   }
   int32_t i = 0;

@@ -5,6 +5,7 @@
 // results are bit-identical to it and float ones differ only by summation order.
 #include "kernels/kernels_s8.h"
 #include "kernels/product_outputs.h"
+#include "kernels/simd/activation_table_s16.h"
 #include "kernels/simd/simd_activation.h"
 #include "kernels/simd/simd_cell.h"
 #include "kernels/simd/simd_dot.h"
@@ -153,6 +154,9 @@ KernelTable MakeSimdTable() {
   table.embedding_fully_connected_s8_s32 = EmbeddingFullyConnectedS8S32<L>;
   if (L::kLstmCell != nullptr) table.lstm_cell_s16 = L::kLstmCell;
   if (L::kTanhS16 != nullptr) table.tanh_s16 = L::kTanhS16;
+#if defined(__x86_64__)
+  simd::GetActivationTablesS16();  // filled now (at Init), not in a session's first step
+#endif
   return table;
 }
 
@@ -171,8 +175,8 @@ struct Avx2Fma {
   static constexpr simd::RequantizeEmbeddingBlockFn kRequantizeEmbeddingBlock = RequantizeEmbeddingBlock;
   static constexpr ActivationFn kSigmoid = simd::SigmoidF32Avx2;
   static constexpr ActivationFn kTanh = simd::TanhF32Avx2;
-  static constexpr LstmCellFn kLstmCell = nullptr;
-  static constexpr TanhS16Fn kTanhS16 = nullptr;
+  static constexpr LstmCellFn kLstmCell = simd::LstmCellS16Table;
+  static constexpr TanhS16Fn kTanhS16 = simd::TanhS16Table;
 };
 
 struct Avx512Vnni : Avx2Fma {
