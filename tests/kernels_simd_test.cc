@@ -247,6 +247,35 @@ TEST_P(SimdKernelsTest, ActivationsWithinTolerance) {
   }
 }
 
+// int8-full's narrowing steps (Q11.20 gates to Q3.12, Q0.15 to int8): rounding ties away from
+// zero and saturating, at every shift, on random values and the int32 / int16 extremes, at
+// lengths across the 16-lane blocks.
+TEST_P(SimdKernelsTest, IntegerNarrowingBitExact) {
+  std::mt19937 rng(909);
+  std::uniform_int_distribution<int32_t> any32(INT32_MIN, INT32_MAX);
+  std::uniform_int_distribution<int> any16(-32768, 32767);
+  const int32_t edges32[] = {INT32_MIN, INT32_MIN + 1, -65536, -32769, -32768, -1, 0, 1, 32767,
+                             32768, 65535, INT32_MAX - 1, INT32_MAX};
+  for (int32_t n : {1, 7, 15, 16, 17, 33, 100, 1024}) {
+    std::vector<int32_t> x32(n);
+    std::vector<int16_t> x16(n);
+    for (int32_t i = 0; i < n; ++i) {
+      x32[i] = i < 13 && n > 13 ? edges32[i] : any32(rng) >> (i % 24);
+      x16[i] = static_cast<int16_t>(i % 5 == 0 ? (i % 2 ? 32767 : -32768) : any16(rng));
+    }
+    for (int32_t shift = 0; shift <= 31; ++shift) {
+      std::vector<int16_t> expected16(n + 1, 7), actual16(n + 1, 7);  // + 1: nothing past n
+      ref_.narrow_s32_s16(n, x32.data(), shift, expected16.data());
+      simd_->narrow_s32_s16(n, x32.data(), shift, actual16.data());
+      ASSERT_EQ(actual16, expected16) << "narrow n " << n << " shift " << shift;
+      std::vector<int8_t> expected8(n + 1, 7), actual8(n + 1, 7);
+      ref_.requantize_s16_s8(n, x16.data(), shift, expected8.data());
+      simd_->requantize_s16_s8(n, x16.data(), shift, actual8.data());
+      ASSERT_EQ(actual8, expected8) << "requantize n " << n << " shift " << shift;
+    }
+  }
+}
+
 // int8-full's cell arithmetic: every int16 input of tanh at every int-bits value a model can
 // use, and LSTM cells with random and extreme gates and states at every cell format.
 TEST_P(SimdKernelsTest, IntegerTanhAllInputsBitExact) {

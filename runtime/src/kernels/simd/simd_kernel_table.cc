@@ -154,6 +154,8 @@ KernelTable MakeSimdTable() {
   table.embedding_fully_connected_s8_s32 = EmbeddingFullyConnectedS8S32<L>;
   if (L::kLstmCell != nullptr) table.lstm_cell_s16 = L::kLstmCell;
   if (L::kTanhS16 != nullptr) table.tanh_s16 = L::kTanhS16;
+  if (L::kNarrow != nullptr) table.narrow_s32_s16 = L::kNarrow;
+  if (L::kRequantizeS16 != nullptr) table.requantize_s16_s8 = L::kRequantizeS16;
 #if defined(__x86_64__)
   simd::GetActivationTablesS16();  // filled now (at Init), not in a session's first step
 #endif
@@ -164,6 +166,8 @@ KernelTable MakeSimdTable() {
 
 using LstmCellFn = void (*)(int32_t, const int16_t*, int32_t, int16_t*, int8_t*, int16_t*);
 using TanhS16Fn = void (*)(int32_t, const int16_t*, int32_t, int16_t*);
+using NarrowFn = void (*)(int32_t, const int32_t*, int32_t, int16_t*);
+using RequantizeS16Fn = void (*)(int32_t, const int16_t*, int32_t, int8_t*);
 
 #if defined(__x86_64__)
 struct Avx2Fma {
@@ -177,6 +181,8 @@ struct Avx2Fma {
   static constexpr ActivationFn kTanh = simd::TanhF32Avx2;
   static constexpr LstmCellFn kLstmCell = simd::LstmCellS16Table;
   static constexpr TanhS16Fn kTanhS16 = simd::TanhS16Table;
+  static constexpr NarrowFn kNarrow = nullptr;
+  static constexpr RequantizeS16Fn kRequantizeS16 = nullptr;
 };
 
 struct Avx512Vnni : Avx2Fma {
@@ -187,6 +193,8 @@ struct Avx512Vnni : Avx2Fma {
       simd::RequantizeEmbeddingBlockAvx512;
   static constexpr LstmCellFn kLstmCell = simd::LstmCellS16Avx512;
   static constexpr TanhS16Fn kTanhS16 = simd::TanhS16Avx512;
+  static constexpr NarrowFn kNarrow = simd::NarrowS32S16Avx512;
+  static constexpr RequantizeS16Fn kRequantizeS16 = simd::RequantizeS16S8Avx512;
 };
 #endif
 
@@ -202,6 +210,8 @@ struct Neon {
   static constexpr ActivationFn kTanh = simd::TanhF32Neon;
   static constexpr LstmCellFn kLstmCell = simd::LstmCellS16Neon;
   static constexpr TanhS16Fn kTanhS16 = simd::TanhS16Neon;
+  static constexpr NarrowFn kNarrow = nullptr;
+  static constexpr RequantizeS16Fn kRequantizeS16 = nullptr;
 };
 #endif
 
