@@ -247,6 +247,67 @@ TEST_P(SimdKernelsTest, ActivationsWithinTolerance) {
   }
 }
 
+// Float softmax / log-softmax: every length 1..40 (all tails) and a vocabulary-sized row, with
+// large spreads and -inf (masked) scores, in place too: within 1e-6 of the reference (1e-5
+// relative for the log-probs, whose magnitude grows with the spread).
+TEST_P(SimdKernelsTest, SoftmaxF32WithinTolerance) {
+  std::mt19937 rng(606);
+  std::uniform_real_distribution<float> dist(-30.0f, 30.0f);
+  for (int32_t n = 1; n <= 1000; n = n < 40 ? n + 1 : n * 5) {
+    std::vector<float> x(n);
+    for (float& v : x) v = dist(rng);
+    if (n > 3) x[n / 2] = -INFINITY;
+    if (n > 5) x[1] = 1e4f;  // one dominant score
+    for (int in_place = 0; in_place < 2; ++in_place) {
+      std::vector<float> expected(n), actual = x;
+      ref_.softmax_f32(n, x.data(), expected.data());
+      std::vector<float> out(n);
+      simd_->softmax_f32(n, actual.data(), in_place ? actual.data() : out.data());
+      const std::vector<float>& got = in_place ? actual : out;
+      for (int32_t i = 0; i < n; ++i) ASSERT_NEAR(got[i], expected[i], 1e-6) << n << " " << i;
+      actual = x;
+      ref_.log_softmax_f32(n, x.data(), expected.data());
+      simd_->log_softmax_f32(n, actual.data(), in_place ? actual.data() : out.data());
+      for (int32_t i = 0; i < n; ++i) {
+        if (std::isinf(expected[i])) {
+          ASSERT_EQ(got[i], expected[i]);
+        } else {
+          ASSERT_NEAR(got[i], expected[i], 1e-5 * (1.0f + fabsf(expected[i]))) << n << " " << i;
+        }
+      }
+    }
+  }
+}
+
+// int8-full's softmax (attention weights, Q0.15) and log-softmax (Q15.16 log-probs) at every
+// input format up to the widest the vector path takes and past it (the reference then), on
+// random rows, rows of equal values, one dominant value and the int32 extremes.
+TEST_P(SimdKernelsTest, IntegerSoftmaxBitExact) {
+  std::mt19937 rng(808);
+  std::uniform_int_distribution<int32_t> any(INT32_MIN, INT32_MAX);
+  for (int32_t int_bits = 0; int_bits <= 31; ++int_bits) {
+    for (int32_t n : {1, 2, 7, 8, 9, 43, 64, 300}) {
+      for (int kind = 0; kind < 4; ++kind) {
+        std::vector<int32_t> x(n);
+        for (int32_t i = 0; i < n; ++i) {
+          x[i] = kind == 0 ? any(rng) >> (i % 20)
+               : kind == 1 ? 12345
+               : kind == 2 ? (i == n / 2 ? INT32_MAX : any(rng) >> 8)
+                           : (i % 2 ? INT32_MAX : INT32_MIN);
+        }
+        std::vector<int16_t> expected16(n + 1, 7), actual16(n + 1, 7);
+        ref_.softmax_s32_s16(n, x.data(), int_bits, expected16.data());
+        simd_->softmax_s32_s16(n, x.data(), int_bits, actual16.data());
+        ASSERT_EQ(actual16, expected16) << "softmax int_bits " << int_bits << " n " << n << " kind " << kind;
+        std::vector<int32_t> expected32(n + 1, 7), actual32(n + 1, 7);
+        ref_.log_softmax_s32(n, x.data(), int_bits, expected32.data());
+        simd_->log_softmax_s32(n, x.data(), int_bits, actual32.data());
+        ASSERT_EQ(actual32, expected32) << "log-softmax int_bits " << int_bits << " n " << n << " kind " << kind;
+      }
+    }
+  }
+}
+
 // int8-full's narrowing steps (Q11.20 gates to Q3.12, Q0.15 to int8): rounding ties away from
 // zero and saturating, at every shift, on random values and the int32 / int16 extremes, at
 // lengths across the 16-lane blocks.

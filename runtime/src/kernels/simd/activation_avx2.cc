@@ -2,8 +2,10 @@
 // of 8, so every element takes the same vector path.
 #if defined(__x86_64__)
 #include <immintrin.h>
+#include <math.h>
 
 #include "kernels/simd/simd_activation.h"
+#include "kernels/simd/simd_softmax.h"
 
 namespace edgenmt {
 namespace simd {
@@ -62,10 +64,55 @@ void Apply(int32_t n, const float* x, float* y) {
   }
 }
 
+// Lanes [0, count) of 8 as a blend / load mask (count <= 8).
+inline __m256i LaneMask(int32_t count) {
+  return _mm256_cmpgt_epi32(_mm256_set1_epi32(count), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+}
+
+float Max(int32_t n, const float* x) {
+  float max_value = x[0];
+  for (int32_t i = 1; i < n; ++i) max_value = x[i] > max_value ? x[i] : max_value;
+  return max_value;
+}
+
+// Writes e^(x[i] - max) to y (when y is not null) and returns their sum; lanes past n add 0.
+float ExpOfDifferences(int32_t n, const float* x, float max_value, float* y) {
+  const __m256 max_v = _mm256_set1_ps(max_value);
+  __m256 sum = _mm256_setzero_ps();
+  for (int32_t i = 0; i < n; i += 8) {
+    const __m256i lanes = LaneMask(n - i);
+    const __m256 e = ExpNonPositive(_mm256_sub_ps(_mm256_maskload_ps(x + i, lanes), max_v));
+    const __m256 live = _mm256_and_ps(e, _mm256_castsi256_ps(lanes));
+    sum = _mm256_add_ps(sum, live);
+    if (y != nullptr) _mm256_maskstore_ps(y + i, lanes, live);
+  }
+  const __m128 half = _mm_add_ps(_mm256_castps256_ps128(sum), _mm256_extractf128_ps(sum, 1));
+  const __m128 quarter = _mm_add_ps(half, _mm_movehl_ps(half, half));
+  return _mm_cvtss_f32(_mm_add_ss(quarter, _mm_shuffle_ps(quarter, quarter, 1)));
+}
+
 }  // namespace
 
 void SigmoidF32Avx2(int32_t n, const float* x, float* y) { Apply<Sigmoid8>(n, x, y); }
 void TanhF32Avx2(int32_t n, const float* x, float* y) { Apply<Tanh8>(n, x, y); }
+
+void SoftmaxF32Avx2(int32_t n, const float* x, float* y) {
+  const float inv = 1.0f / ExpOfDifferences(n, x, Max(n, x), y);
+  const __m256 inv_v = _mm256_set1_ps(inv);
+  for (int32_t i = 0; i < n; i += 8) {
+    const __m256i lanes = LaneMask(n - i);
+    _mm256_maskstore_ps(y + i, lanes, _mm256_mul_ps(_mm256_maskload_ps(y + i, lanes), inv_v));
+  }
+}
+
+void LogSoftmaxF32Avx2(int32_t n, const float* x, float* y) {
+  const float max_value = Max(n, x);
+  const __m256 offset = _mm256_set1_ps(max_value + logf(ExpOfDifferences(n, x, max_value, nullptr)));
+  for (int32_t i = 0; i < n; i += 8) {
+    const __m256i lanes = LaneMask(n - i);
+    _mm256_maskstore_ps(y + i, lanes, _mm256_sub_ps(_mm256_maskload_ps(x + i, lanes), offset));
+  }
+}
 
 }  // namespace simd
 }  // namespace edgenmt

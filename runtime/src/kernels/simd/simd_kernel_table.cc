@@ -10,6 +10,7 @@
 #include "kernels/simd/simd_cell.h"
 #include "kernels/simd/simd_dot.h"
 #include "kernels/simd/simd_level.h"
+#include "kernels/simd/simd_softmax.h"
 
 namespace edgenmt {
 namespace {
@@ -156,6 +157,10 @@ KernelTable MakeSimdTable() {
   if (L::kTanhS16 != nullptr) table.tanh_s16 = L::kTanhS16;
   if (L::kNarrow != nullptr) table.narrow_s32_s16 = L::kNarrow;
   if (L::kRequantizeS16 != nullptr) table.requantize_s16_s8 = L::kRequantizeS16;
+  if (L::kSoftmax != nullptr) table.softmax_f32 = L::kSoftmax;
+  if (L::kLogSoftmax != nullptr) table.log_softmax_f32 = L::kLogSoftmax;
+  if (L::kSoftmaxS32 != nullptr) table.softmax_s32_s16 = L::kSoftmaxS32;
+  if (L::kLogSoftmaxS32 != nullptr) table.log_softmax_s32 = L::kLogSoftmaxS32;
 #if defined(__x86_64__)
   simd::GetActivationTablesS16();  // filled now (at Init), not in a session's first step
 #endif
@@ -168,6 +173,8 @@ using LstmCellFn = void (*)(int32_t, const int16_t*, int32_t, int16_t*, int8_t*,
 using TanhS16Fn = void (*)(int32_t, const int16_t*, int32_t, int16_t*);
 using NarrowFn = void (*)(int32_t, const int32_t*, int32_t, int16_t*);
 using RequantizeS16Fn = void (*)(int32_t, const int16_t*, int32_t, int8_t*);
+using SoftmaxS32S16Fn = void (*)(int32_t, const int32_t*, int32_t, int16_t*);
+using LogSoftmaxS32Fn = void (*)(int32_t, const int32_t*, int32_t, int32_t*);
 
 #if defined(__x86_64__)
 struct Avx2Fma {
@@ -183,6 +190,10 @@ struct Avx2Fma {
   static constexpr TanhS16Fn kTanhS16 = simd::TanhS16Table;
   static constexpr NarrowFn kNarrow = nullptr;
   static constexpr RequantizeS16Fn kRequantizeS16 = nullptr;
+  static constexpr ActivationFn kSoftmax = simd::SoftmaxF32Avx2;
+  static constexpr ActivationFn kLogSoftmax = simd::LogSoftmaxF32Avx2;
+  static constexpr SoftmaxS32S16Fn kSoftmaxS32 = nullptr;
+  static constexpr LogSoftmaxS32Fn kLogSoftmaxS32 = nullptr;
 };
 
 struct Avx512Vnni : Avx2Fma {
@@ -195,6 +206,8 @@ struct Avx512Vnni : Avx2Fma {
   static constexpr TanhS16Fn kTanhS16 = simd::TanhS16Avx512;
   static constexpr NarrowFn kNarrow = simd::NarrowS32S16Avx512;
   static constexpr RequantizeS16Fn kRequantizeS16 = simd::RequantizeS16S8Avx512;
+  static constexpr SoftmaxS32S16Fn kSoftmaxS32 = simd::SoftmaxS32S16Avx512;
+  static constexpr LogSoftmaxS32Fn kLogSoftmaxS32 = simd::LogSoftmaxS32Avx512;
 };
 #endif
 
@@ -212,6 +225,10 @@ struct Neon {
   static constexpr TanhS16Fn kTanhS16 = simd::TanhS16Neon;
   static constexpr NarrowFn kNarrow = nullptr;
   static constexpr RequantizeS16Fn kRequantizeS16 = nullptr;
+  static constexpr ActivationFn kSoftmax = nullptr;
+  static constexpr ActivationFn kLogSoftmax = nullptr;
+  static constexpr SoftmaxS32S16Fn kSoftmaxS32 = nullptr;
+  static constexpr LogSoftmaxS32Fn kLogSoftmaxS32 = nullptr;
 };
 #endif
 

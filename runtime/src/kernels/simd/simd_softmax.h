@@ -1,0 +1,39 @@
+// The softmax kernels of the SIMD backend: int8-full's softmax_s32_s16 (attention weights) and
+// log_softmax_s32 (Q15.16 log-probs) on x86 AVX-512, float32 softmax_f32 / log_softmax_f32 on
+// AVX2. The integer ones evaluate the reference's exp terms 8 at a time (fixed_point_exp_avx512.h)
+// and keep its scalar steps (maximum, the one log or reciprocal of the sum) in plain C++
+// (softmax_s32.cc), so they are bit-exact; the float ones are within the tolerance of
+// tests/kernels_simd_test.cc. Same file rules as simd_dot.h.
+#ifndef EDGENMT_KERNELS_SIMD_SIMD_SOFTMAX_H_
+#define EDGENMT_KERNELS_SIMD_SIMD_SOFTMAX_H_
+
+#include <stdint.h>
+
+namespace edgenmt {
+namespace simd {
+
+#if defined(__x86_64__)
+// The widest input int bits the vector exp handles (it needs int_bits + 1 <= 28); wider inputs
+// go to the reference.
+constexpr int32_t kMaxSoftmaxIntBits = 27;
+
+// Contracts of ref_softmax_s32_s16 and ref_log_softmax_s32 (kernels/kernels_s8.h).
+void SoftmaxS32S16Avx512(int32_t n, const int32_t* x, int32_t input_int_bits, int16_t* y);
+void LogSoftmaxS32Avx512(int32_t n, const int32_t* x, int32_t input_int_bits, int32_t* y);
+
+// The vector parts (softmax_avx512.cc), for input_int_bits <= kMaxSoftmaxIntBits:
+// sum over i < n of exp(x[i] - max) in Q0.31 (the references' term), and the softmax outputs
+// SaturateToInt16(RoundingDivideByPOT(SaturatingRoundingDoublingHighMul(term, mantissa), shift)).
+uint64_t SumExpOfDifferenceAvx512(int32_t n, const int32_t* x, int32_t max, int32_t input_int_bits);
+void SoftmaxOutputsAvx512(int32_t n, const int32_t* x, int32_t max, int32_t input_int_bits,
+                          int32_t mantissa, int32_t shift, int16_t* y);
+
+// Contracts of ref_softmax_f32 and ref_log_softmax_f32 (AVX2 + FMA; activation_avx2.cc).
+void SoftmaxF32Avx2(int32_t n, const float* x, float* y);
+void LogSoftmaxF32Avx2(int32_t n, const float* x, float* y);
+#endif
+
+}  // namespace simd
+}  // namespace edgenmt
+
+#endif  // EDGENMT_KERNELS_SIMD_SIMD_SOFTMAX_H_

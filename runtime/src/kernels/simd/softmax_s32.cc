@@ -1,0 +1,59 @@
+// The scalar steps of int8-full's softmax and log-softmax around the AVX-512 exp terms
+// (simd_softmax.h): the same maximum, 64-bit sum, reciprocal or log, and outputs as
+// ref_softmax_s32_s16 / ref_log_softmax_s32, so the results are bit-exact. Plain C++ (no ISA
+// flags): only the AVX-512 table points here.
+#include "kernels/simd/simd_softmax.h"
+
+#if defined(__x86_64__)
+#include "edgenmt/fixed_point.h"
+#include "kernels/kernels_s8.h"
+
+namespace edgenmt {
+namespace simd {
+namespace {
+
+int32_t Max(int32_t n, const int32_t* x) {
+  int32_t max_value = x[0];
+  for (int32_t i = 1; i < n; ++i) max_value = x[i] > max_value ? x[i] : max_value;
+  return max_value;
+}
+
+}  // namespace
+
+void SoftmaxS32S16Avx512(int32_t n, const int32_t* x, int32_t input_int_bits, int16_t* y) {
+  if (input_int_bits < 0 || input_int_bits > kMaxSoftmaxIntBits) {
+    ref_softmax_s32_s16(n, x, input_int_bits, y);
+    return;
+  }
+  const int32_t max_value = Max(n, x);
+  const fxp::ScaledQ31 reciprocal =
+      fxp::ReciprocalOfSumQ31(SumExpOfDifferenceAvx512(n, x, max_value, input_int_bits));
+  const int shift = 31 - 15 - reciprocal.exponent;  // >= 15: the sum is >= exp(0)
+  if (shift > 31) {  // beyond the int32 rounding's range: as the reference does it
+    ref_softmax_s32_s16(n, x, input_int_bits, y);
+    return;
+  }
+  SoftmaxOutputsAvx512(n, x, max_value, input_int_bits, reciprocal.mantissa, shift, y);
+}
+
+void LogSoftmaxS32Avx512(int32_t n, const int32_t* x, int32_t input_int_bits, int32_t* y) {
+  if (input_int_bits < 0 || input_int_bits > kMaxSoftmaxIntBits) {
+    ref_log_softmax_s32(n, x, input_int_bits, y);
+    return;
+  }
+  const int32_t max_value = Max(n, x);
+  const int32_t log_sum_q16 =
+      fxp::LogPositiveQ(SumExpOfDifferenceAvx512(n, x, max_value, input_int_bits), 31, 16);
+  const int input_frac_bits = 31 - input_int_bits;  // >= 4
+  for (int32_t i = 0; i < n; ++i) {
+    const int64_t diff = static_cast<int64_t>(x[i]) - max_value;  // <= 0
+    const int64_t diff_q16 = input_frac_bits >= 16
+                                 ? fxp::RoundingDivideByPOT64(diff, input_frac_bits - 16)
+                                 : diff * (int64_t{1} << (16 - input_frac_bits));
+    y[i] = fxp::SaturateToInt32(diff_q16 - log_sum_q16);
+  }
+}
+
+}  // namespace simd
+}  // namespace edgenmt
+#endif  // defined(__x86_64__)
