@@ -308,6 +308,30 @@ TEST_P(SimdKernelsTest, IntegerSoftmaxBitExact) {
   }
 }
 
+// int8-full's GRU cell: random, extreme and small gates and states, every hidden size class.
+TEST_P(SimdKernelsTest, IntegerGruCellBitExact) {
+  std::mt19937 rng(717);
+  std::uniform_int_distribution<int> any(-32768, 32767), small(-6000, 6000);
+  for (int32_t hidden : {1, 7, 8, 9, 64, 160, 257}) {
+    for (int kind = 0; kind < 3; ++kind) {
+      const auto draw = [&] {
+        return static_cast<int16_t>(kind == 1 ? (any(rng) & 1 ? 32767 : -32768)
+                                    : kind == 2 ? small(rng) : any(rng));
+      };
+      std::vector<int16_t> gi(3 * static_cast<size_t>(hidden)), gh(gi.size()), state(hidden);
+      for (int16_t& v : gi) v = draw();
+      for (int16_t& v : gh) v = draw();
+      for (int16_t& v : state) v = draw();
+      std::vector<int16_t> expected_state = state, actual_state = state;
+      std::vector<int8_t> expected_h(hidden + 1, 5), actual_h(hidden + 1, 5);
+      ref_.gru_cell_s16(hidden, gi.data(), gh.data(), expected_state.data(), expected_h.data());
+      simd_->gru_cell_s16(hidden, gi.data(), gh.data(), actual_state.data(), actual_h.data());
+      ASSERT_EQ(actual_state, expected_state) << hidden << " " << kind;
+      ASSERT_EQ(actual_h, expected_h) << hidden << " " << kind;
+    }
+  }
+}
+
 // int8-full's narrowing steps (Q11.20 gates to Q3.12, Q0.15 to int8): rounding ties away from
 // zero and saturating, at every shift, on random values and the int32 / int16 extremes, at
 // lengths across the 16-lane blocks.

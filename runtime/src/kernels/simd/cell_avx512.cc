@@ -82,6 +82,22 @@ inline void LstmCell8(const int16_t* gates, int32_t hidden, int cell_int_bits, i
   if (h16 != nullptr) StoreS16(h16, Clamp(RoundingDivideByPOT(o_tanh_c, 15), -32768, 32767));
 }
 
+// Eight units of ref_gru_cell_s16 (gate blocks `hidden` apart), line by line.
+inline void GruCell8(const int16_t* gi, const int16_t* gh, int32_t hidden, int16_t* state,
+                     int8_t* h_s8) {
+  const V r = LogisticQ31(_mm512_slli_epi64(_mm512_add_epi64(LoadS16(gi), LoadS16(gh)), 15), 4);
+  const V z = LogisticQ31(
+      _mm512_slli_epi64(_mm512_add_epi64(LoadS16(gi + hidden), LoadS16(gh + hidden)), 15), 4);
+  const V r_ghn = SaturatingRoundingDoublingHighMul(r, _mm512_slli_epi64(LoadS16(gh + 2 * hidden), 15));
+  const V n = TanhQ31(_mm512_add_epi64(_mm512_slli_epi64(LoadS16(gi + 2 * hidden), 15), r_ghn), 4);
+  const V n_q30 = RoundingDivideByPOT(n, 1);
+  const V h_minus_n = _mm512_sub_epi64(_mm512_slli_epi64(LoadS16(state), 15), n_q30);
+  const V h_new_q30 = _mm512_add_epi64(n_q30, SaturatingRoundingDoublingHighMul(z, h_minus_n));
+  const V h16 = Clamp(RoundingDivideByPOT(h_new_q30, 15), -32768, 32767);
+  StoreS16(state, h16);
+  StoreS8(h_s8, Clamp(RoundingDivideByPOT(h16, 8), -128, 127));
+}
+
 // The vector path's int-bits range: ExpOnNegativeValuesQ31 above needs int_bits + 1 <= 28.
 constexpr int32_t kMaxVectorIntBits = 15;
 static_assert(kMaxVectorIntBits == kTableMaxIntBits, "the table path and the computed one cover the same formats");
@@ -171,6 +187,29 @@ void LstmCellS16Avx512(int32_t hidden, const int16_t* gates, int32_t cell_int_bi
       cell[j + t] = cell_block[t];
       h[j + t] = h_block[t];
       if (h16 != nullptr) h16[j + t] = h16_block[t];
+    }
+  }
+}
+
+void GruCellS16Avx512(int32_t hidden, const int16_t* gi, const int16_t* gh, int16_t* state,
+                      int8_t* h_s8) {
+  int32_t j = 0;
+  for (; j + 8 <= hidden; j += 8) GruCell8(gi + j, gh + j, hidden, state + j, h_s8 + j);
+  if (j < hidden) {  // the last units through padded copies of their gates and state
+    const int32_t n = hidden - j;
+    int16_t gi_block[3 * 8] = {}, gh_block[3 * 8] = {}, state_block[8] = {};
+    int8_t h_block[8];
+    for (int32_t t = 0; t < n; ++t) {
+      for (int32_t gate = 0; gate < 3; ++gate) {
+        gi_block[gate * 8 + t] = gi[gate * hidden + j + t];
+        gh_block[gate * 8 + t] = gh[gate * hidden + j + t];
+      }
+      state_block[t] = state[j + t];
+    }
+    GruCell8(gi_block, gh_block, 8, state_block, h_block);
+    for (int32_t t = 0; t < n; ++t) {
+      state[j + t] = state_block[t];
+      h_s8[j + t] = h_block[t];
     }
   }
 }

@@ -161,6 +161,7 @@ KernelTable MakeSimdTable() {
   if (L::kLogSoftmax != nullptr) table.log_softmax_f32 = L::kLogSoftmax;
   if (L::kSoftmaxS32 != nullptr) table.softmax_s32_s16 = L::kSoftmaxS32;
   if (L::kLogSoftmaxS32 != nullptr) table.log_softmax_s32 = L::kLogSoftmaxS32;
+  if (L::kGruCell != nullptr) table.gru_cell_s16 = L::kGruCell;
 #if defined(__x86_64__)
   simd::GetActivationTablesS16();  // filled now (at Init), not in a session's first step
 #endif
@@ -172,6 +173,7 @@ KernelTable MakeSimdTable() {
 using LstmCellFn = void (*)(int32_t, const int16_t*, int32_t, int16_t*, int8_t*, int16_t*);
 using TanhS16Fn = void (*)(int32_t, const int16_t*, int32_t, int16_t*);
 using NarrowFn = void (*)(int32_t, const int32_t*, int32_t, int16_t*);
+using GruCellFn = void (*)(int32_t, const int16_t*, const int16_t*, int16_t*, int8_t*);
 using RequantizeS16Fn = void (*)(int32_t, const int16_t*, int32_t, int8_t*);
 using SoftmaxS32S16Fn = void (*)(int32_t, const int32_t*, int32_t, int16_t*);
 using LogSoftmaxS32Fn = void (*)(int32_t, const int32_t*, int32_t, int32_t*);
@@ -194,6 +196,7 @@ struct Avx2Fma {
   static constexpr ActivationFn kLogSoftmax = simd::LogSoftmaxF32Avx2;
   static constexpr SoftmaxS32S16Fn kSoftmaxS32 = nullptr;
   static constexpr LogSoftmaxS32Fn kLogSoftmaxS32 = nullptr;
+  static constexpr GruCellFn kGruCell = nullptr;
 };
 
 struct Avx512Vnni : Avx2Fma {
@@ -208,6 +211,7 @@ struct Avx512Vnni : Avx2Fma {
   static constexpr RequantizeS16Fn kRequantizeS16 = simd::RequantizeS16S8Avx512;
   static constexpr SoftmaxS32S16Fn kSoftmaxS32 = simd::SoftmaxS32S16Avx512;
   static constexpr LogSoftmaxS32Fn kLogSoftmaxS32 = simd::LogSoftmaxS32Avx512;
+  static constexpr GruCellFn kGruCell = simd::GruCellS16Avx512;
 };
 #endif
 
@@ -229,6 +233,7 @@ struct Neon {
   static constexpr ActivationFn kLogSoftmax = nullptr;
   static constexpr SoftmaxS32S16Fn kSoftmaxS32 = nullptr;
   static constexpr LogSoftmaxS32Fn kLogSoftmaxS32 = nullptr;
+  static constexpr GruCellFn kGruCell = nullptr;
 };
 #endif
 
