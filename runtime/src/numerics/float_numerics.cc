@@ -46,30 +46,28 @@ Status FloatNumerics::Prepare(const Model& model, const KernelTable* kernels, in
 Status FloatNumerics::BindEmbedding(const Model& model, const char* name, int32_t rows,
                                     int32_t cols, Arena* arena, Embedding* out,
                                     ErrorDetail* detail) const {
-  return BindMatrixPacked(model, name, rows, cols, /*pack=*/false, arena, out, detail);
+  return BindMatrix(model, name, rows, cols, arena, out, detail, /*pack=*/false);
 }
 
 Status FloatNumerics::BindMatrix(const Model& model, const char* name, int32_t rows,
-                                 int32_t cols, Arena* arena, Matrix* out,
-                                 ErrorDetail* detail) const {
-  return BindMatrixPacked(model, name, rows, cols, /*pack=*/true, arena, out, detail);
-}
-
-Status FloatNumerics::BindMatrixPacked(const Model& model, const char* name, int32_t rows,
-                                       int32_t cols, bool pack, Arena* arena, Matrix* out,
-                                       ErrorDetail* detail) const {
+                                 int32_t cols, Arena* arena, Matrix* out, ErrorDetail* detail,
+                                 bool pack) const {
   *out = Matrix{};
   out->rows = rows;
   out->cols = cols;
   if (model.config().scheme == QuantScheme::kFloat32) {
     EDGENMT_RETURN_IF_ERROR(BindMatrixF32(model, name, rows, cols, &out->f32, detail));
-    if (!pack || !packs()) return Status::kOk;
-    if (k_->pack_fully_connected_f32(cols, rows, out->f32, arena, &out->packed) != Status::kOk) {
-      return detail->Fail(Status::kInternal, "kernel backend ", KernelBackendName(k_->backend),
-                          " could not pack tensor ", name);
-    }
-    return Status::kOk;
+    return pack && packs() ? PackMatrix(name, arena, out, detail) : Status::kOk;
   }
+  return BindMatrixS8(model, name, arena, out, detail);
+}
+
+// The hybrid scheme's int8 matrix with per-row scales. Not inlined, like PackMatrix: the float32
+// path's frame then holds no TensorView (Init's stack, tests/stack_usage_test.cc).
+__attribute__((noinline)) Status FloatNumerics::BindMatrixS8(const Model& model, const char* name,
+                                                             Arena* arena, Matrix* out,
+                                                             ErrorDetail* detail) const {
+  const int32_t rows = out->rows, cols = out->cols;
   TensorView view{};
   if (model.FindTensor(name, &view) != Status::kOk) {
     return detail->Fail(Status::kModelTensorMissing, "tensor ", name, " missing");
@@ -87,6 +85,18 @@ Status FloatNumerics::BindMatrixPacked(const Model& model, const char* name, int
   out->row_scales = view.scales;
   (void)arena;
   out->scratch = scratch_;
+  return Status::kOk;
+}
+
+// Not inlined: its message formatting stays out of the binding's frame (Init's stack is
+// measured against 1 KiB on 32-bit targets: tests/stack_usage_test.cc).
+__attribute__((noinline)) Status FloatNumerics::PackMatrix(const char* name, Arena* arena,
+                                                           Matrix* out, ErrorDetail* detail) const {
+  if (k_->pack_fully_connected_f32(out->cols, out->rows, out->f32, arena, &out->packed) !=
+      Status::kOk) {
+    return detail->Fail(Status::kInternal, "kernel backend ", KernelBackendName(k_->backend),
+                        " could not pack tensor ", name);
+  }
   return Status::kOk;
 }
 

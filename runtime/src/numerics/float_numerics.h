@@ -75,9 +75,11 @@ class FloatNumerics {
   Status BindEmbedding(const Model& model, const char* name, int32_t rows, int32_t cols,
                        Arena* arena, Embedding* out, ErrorDetail* detail) const;
   static uint32_t EmbeddingScaleBits(const Embedding&) { return 0; }
-  // Hidden-state input (scale irrelevant for float).
+  // Hidden-state input (scale irrelevant for float). float32 weights are packed by the backend
+  // when it packs (KernelTable::pack_fully_connected_f32) and `pack` (false: embeddings, which
+  // are only looked up).
   Status BindMatrix(const Model& model, const char* name, int32_t rows, int32_t cols,
-                    Arena* arena, Matrix* out, ErrorDetail* detail) const;
+                    Arena* arena, Matrix* out, ErrorDetail* detail, bool pack = true) const;
   Status BindBias(const Model& model, const char* name, int32_t size, const BiasT** out,
                   ErrorDetail* detail) const;
   Status BindCell(const Model& model, const CellBinding& b, int32_t max_rows, Arena* arena,
@@ -133,11 +135,10 @@ class FloatNumerics {
   void LogSoftmax(int32_t n, Acc* logits, LogProb* log_probs, float* as_float) const;
 
  private:
-  // BindMatrix, with the backend packing the float32 weights when `pack` (products over the
-  // weight matrix; embeddings are only looked up).
-  Status BindMatrixPacked(const Model& model, const char* name, int32_t rows, int32_t cols,
-                          bool pack, Arena* arena, Matrix* out, ErrorDetail* detail) const;
   bool packs() const { return k_->pack_fully_connected_f32 != nullptr; }
+  Status PackMatrix(const char* name, Arena* arena, Matrix* out, ErrorDetail* detail) const;
+  Status BindMatrixS8(const Model& model, const char* name, Arena* arena, Matrix* out,
+                      ErrorDetail* detail) const;
 
   const KernelTable* k_ = nullptr;
   int8_t* scratch_ = nullptr;  // hybrid: [widest input] common scratch of the hybrid kernel
