@@ -332,6 +332,28 @@ TEST_P(SimdKernelsTest, IntegerGruCellBitExact) {
   }
 }
 
+// int8-full's local-p Gaussian over the attention weights: positions anywhere in sources of 1
+// to 200 characters (and past their ends), half-widths 1 to 12, every window the reference's
+// own window function gives, weights across the whole int16 range.
+TEST_P(SimdKernelsTest, IntegerLocalPGaussianBitExact) {
+  std::mt19937 rng(818);
+  std::uniform_int_distribution<int> any16(-32768, 32767);
+  for (int trial = 0; trial < 3000; ++trial) {
+    const int32_t source_length = 1 + static_cast<int32_t>(rng() % 200);
+    const int32_t half_width = 1 + static_cast<int32_t>(rng() % 12);
+    const int32_t p_q16 = static_cast<int32_t>(rng() % ((static_cast<uint32_t>(source_length) + 2) << 16));
+    int32_t lo = 0, hi = 0;
+    ref_.local_p_window(p_q16, half_width, source_length, &lo, &hi);
+    if (hi < lo) continue;
+    std::vector<int16_t> weights(hi - lo + 2);
+    for (int16_t& w : weights) w = static_cast<int16_t>(any16(rng));
+    std::vector<int16_t> expected = weights, actual = weights;  // the element past hi stays
+    ref_.local_p_gaussian_s16(lo, hi, p_q16, half_width, expected.data());
+    simd_->local_p_gaussian_s16(lo, hi, p_q16, half_width, actual.data());
+    ASSERT_EQ(actual, expected) << "S " << source_length << " D " << half_width << " p " << p_q16;
+  }
+}
+
 // int8-full's narrowing steps (Q11.20 gates to Q3.12, Q0.15 to int8): rounding ties away from
 // zero and saturating, at every shift, on random values and the int32 / int16 extremes, at
 // lengths across the 16-lane blocks.

@@ -2,6 +2,7 @@
 // "local-p"): the predicted position p_t in Q15.16, its window, and the Gaussian factor.
 #include "edgenmt/fixed_point.h"
 #include "kernels/kernels_s8.h"
+#include "kernels/local_p_distance.h"
 
 namespace edgenmt {
 
@@ -25,15 +26,7 @@ void ref_local_p_window(int32_t p_q16, int32_t half_width, int32_t source_length
 void ref_local_p_gaussian_s16(int32_t lo, int32_t hi, int32_t p_q16, int32_t half_width,
                               int16_t* weights) {
   for (int32_t s = lo; s <= hi; ++s) {
-    // r = (s - p) / D in Q1.30 (|r| <= 1 inside the window), rounded half away from zero.
-    const int64_t d_q16 = (static_cast<int64_t>(s) << 16) - p_q16;
-    const int64_t numerator = d_q16 * (int64_t{1} << 14);
-    const int64_t half = half_width / 2;
-    int64_t r = numerator >= 0 ? (numerator + half) / half_width : -((-numerator + half) / half_width);
-    r = r > fxp::kInt32Max ? fxp::kInt32Max : (r < -fxp::kInt32Max ? -fxp::kInt32Max : r);
-    // r^2 in Q2.29; the same raw bits read as Q3.28 are 2 r^2 = (s - p)^2 / (2 (D/2)^2).
-    const int32_t r_squared = fxp::SaturatingRoundingDoublingHighMul(static_cast<int32_t>(r),
-                                                                     static_cast<int32_t>(r));
+    const int32_t r_squared = LocalPScaledSquaredDistance(s, p_q16, half_width);
     const int32_t gaussian = fxp::ExpOnNegativeValuesQ31(-r_squared, 3);  // Q0.31
     weights[s - lo] = static_cast<int16_t>(
         fxp::SaturatingRoundingDoublingHighMul(weights[s - lo], gaussian));

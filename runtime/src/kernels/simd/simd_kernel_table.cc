@@ -162,6 +162,7 @@ KernelTable MakeSimdTable() {
   if (L::kSoftmaxS32 != nullptr) table.softmax_s32_s16 = L::kSoftmaxS32;
   if (L::kLogSoftmaxS32 != nullptr) table.log_softmax_s32 = L::kLogSoftmaxS32;
   if (L::kGruCell != nullptr) table.gru_cell_s16 = L::kGruCell;
+  if (L::kLocalPGaussian != nullptr) table.local_p_gaussian_s16 = L::kLocalPGaussian;
 #if defined(__x86_64__)
   simd::GetActivationTablesS16();  // filled now (at Init), not in a session's first step
 #endif
@@ -173,6 +174,7 @@ KernelTable MakeSimdTable() {
 using LstmCellFn = void (*)(int32_t, const int16_t*, int32_t, int16_t*, int8_t*, int16_t*);
 using TanhS16Fn = void (*)(int32_t, const int16_t*, int32_t, int16_t*);
 using NarrowFn = void (*)(int32_t, const int32_t*, int32_t, int16_t*);
+using LocalPGaussianFn = void (*)(int32_t, int32_t, int32_t, int32_t, int16_t*);
 using GruCellFn = void (*)(int32_t, const int16_t*, const int16_t*, int16_t*, int8_t*);
 using RequantizeS16Fn = void (*)(int32_t, const int16_t*, int32_t, int8_t*);
 using SoftmaxS32S16Fn = void (*)(int32_t, const int32_t*, int32_t, int16_t*);
@@ -197,6 +199,7 @@ struct Avx2Fma {
   static constexpr SoftmaxS32S16Fn kSoftmaxS32 = nullptr;
   static constexpr LogSoftmaxS32Fn kLogSoftmaxS32 = nullptr;
   static constexpr GruCellFn kGruCell = nullptr;
+  static constexpr LocalPGaussianFn kLocalPGaussian = nullptr;
 };
 
 struct Avx512Vnni : Avx2Fma {
@@ -212,6 +215,7 @@ struct Avx512Vnni : Avx2Fma {
   static constexpr SoftmaxS32S16Fn kSoftmaxS32 = simd::SoftmaxS32S16Avx512;
   static constexpr LogSoftmaxS32Fn kLogSoftmaxS32 = simd::LogSoftmaxS32Avx512;
   static constexpr GruCellFn kGruCell = simd::GruCellS16Avx512;
+  static constexpr LocalPGaussianFn kLocalPGaussian = simd::LocalPGaussianS16Avx512;
 };
 #endif
 
@@ -234,6 +238,7 @@ struct Neon {
   static constexpr SoftmaxS32S16Fn kSoftmaxS32 = nullptr;
   static constexpr LogSoftmaxS32Fn kLogSoftmaxS32 = nullptr;
   static constexpr GruCellFn kGruCell = nullptr;
+  static constexpr LocalPGaussianFn kLocalPGaussian = nullptr;
 };
 #endif
 

@@ -1,5 +1,5 @@
-// The softmax kernels of the SIMD backend: int8-full's softmax_s32_s16 (attention weights) and
-// log_softmax_s32 (Q15.16 log-probs) on x86 AVX-512, float32 softmax_f32 / log_softmax_f32 on
+// The softmax kernels of the SIMD backend: int8-full's softmax_s32_s16 (attention weights),
+// local-p's Gaussian over them and log_softmax_s32 (Q15.16 log-probs) on x86 AVX-512, float32 softmax_f32 / log_softmax_f32 on
 // AVX2. The integer ones evaluate the reference's exp terms 8 at a time (fixed_point_exp_avx512.h)
 // and keep its scalar steps (maximum, the one log or reciprocal of the sum) in plain C++
 // (softmax_s32.cc), so they are bit-exact; the float ones are within the tolerance of
@@ -27,6 +27,14 @@ void LogSoftmaxS32Avx512(int32_t n, const int32_t* x, int32_t input_int_bits, in
 uint64_t SumExpOfDifferenceAvx512(int32_t n, const int32_t* x, int32_t max, int32_t input_int_bits);
 void SoftmaxOutputsAvx512(int32_t n, const int32_t* x, int32_t max, int32_t input_int_bits,
                           int32_t mantissa, int32_t shift, int16_t* y);
+
+// Contract of ref_local_p_gaussian_s16: the distances in plain C++ (kernels/local_p_distance.h),
+// the exp and the product with the weights 8 at a time (GaussianWeightsAvx512).
+void LocalPGaussianS16Avx512(int32_t lo, int32_t hi, int32_t p_q16, int32_t half_width,
+                             int16_t* weights);
+// weights[i] = SaturatingRoundingDoublingHighMul(weights[i], ExpOnNegativeValuesQ31(-r_squared[i],
+// 3)) for i < n <= 8.
+void GaussianWeightsAvx512(int32_t n, const int32_t* r_squared, int16_t* weights);
 
 // Contracts of ref_softmax_f32 and ref_log_softmax_f32 (AVX2 + FMA; activation_avx2.cc).
 void SoftmaxF32Avx2(int32_t n, const float* x, float* y);

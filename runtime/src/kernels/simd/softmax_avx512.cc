@@ -43,6 +43,15 @@ void SoftmaxOutputsAvx512(int32_t n, const int32_t* x, int32_t max, int32_t inpu
   }
 }
 
+void GaussianWeightsAvx512(int32_t n, const int32_t* r_squared, int16_t* weights) {
+  const __mmask8 lanes = Lanes(n);
+  const V r2 = _mm512_cvtepi32_epi64(_mm512_castsi512_si256(_mm512_maskz_loadu_epi32(lanes, r_squared)));
+  const V gaussian = ExpOnNegativeValuesQ31(_mm512_sub_epi64(_mm512_setzero_si512(), r2), 3);
+  const V w = _mm512_cvtepi16_epi64(_mm512_castsi512_si128(_mm512_maskz_loadu_epi16(lanes, weights)));
+  _mm512_mask_storeu_epi16(weights, lanes,
+                           _mm512_castsi128_si512(_mm512_cvtepi64_epi16(SaturatingRoundingDoublingHighMul(w, gaussian))));
+}
+
 }  // namespace simd
 }  // namespace edgenmt
 #endif  // defined(__x86_64__)

@@ -7,6 +7,7 @@
 #if defined(__x86_64__)
 #include "edgenmt/fixed_point.h"
 #include "kernels/kernels_s8.h"
+#include "kernels/local_p_distance.h"
 
 namespace edgenmt {
 namespace simd {
@@ -51,6 +52,18 @@ void LogSoftmaxS32Avx512(int32_t n, const int32_t* x, int32_t input_int_bits, in
                                  ? fxp::RoundingDivideByPOT64(diff, input_frac_bits - 16)
                                  : diff * (int64_t{1} << (16 - input_frac_bits));
     y[i] = fxp::SaturateToInt32(diff_q16 - log_sum_q16);
+  }
+}
+
+void LocalPGaussianS16Avx512(int32_t lo, int32_t hi, int32_t p_q16, int32_t half_width,
+                             int16_t* weights) {
+  int32_t r_squared[8];
+  for (int32_t s0 = lo; s0 <= hi; s0 += 8) {
+    const int32_t count = hi - s0 + 1 < 8 ? hi - s0 + 1 : 8;
+    for (int32_t t = 0; t < count; ++t) {
+      r_squared[t] = LocalPScaledSquaredDistance(s0 + t, p_q16, half_width);
+    }
+    GaussianWeightsAvx512(count, r_squared, weights + (s0 - lo));
   }
 }
 
