@@ -2,6 +2,7 @@
 // score format of the int8-full scheme (docs/INT8.md "Generator").
 #include "edgenmt/fixed_point.h"
 #include "kernels/kernels_s8.h"
+#include "kernels/log_softmax_output.h"
 
 namespace edgenmt {
 
@@ -20,14 +21,7 @@ void ref_log_softmax_s32(int32_t n, const int32_t* x, int32_t input_int_bits, in
     sum += static_cast<uint64_t>(e);
   }
   const int32_t log_sum_q16 = fxp::LogPositiveQ(sum, 31, 16);  // in [0, ln n]
-  const int input_frac_bits = 31 - input_int_bits;
-  for (int32_t i = 0; i < n; ++i) {
-    const int64_t diff = static_cast<int64_t>(x[i]) - max_value;  // <= 0
-    const int64_t diff_q16 = input_frac_bits >= 16
-                                 ? fxp::RoundingDivideByPOT64(diff, input_frac_bits - 16)
-                                 : diff * (int64_t{1} << (16 - input_frac_bits));
-    y[i] = fxp::SaturateToInt32(diff_q16 - log_sum_q16);
-  }
+  for (int32_t i = 0; i < n; ++i) y[i] = LogSoftmaxOutputQ16(x[i], max_value, input_int_bits, log_sum_q16);
 }
 
 }  // namespace edgenmt

@@ -8,6 +8,7 @@
 #include "edgenmt/fixed_point.h"
 #include "kernels/kernels_s8.h"
 #include "kernels/local_p_distance.h"
+#include "kernels/log_softmax_output.h"
 
 namespace edgenmt {
 namespace simd {
@@ -45,14 +46,7 @@ void LogSoftmaxS32Avx512(int32_t n, const int32_t* x, int32_t input_int_bits, in
   const int32_t max_value = Max(n, x);
   const int32_t log_sum_q16 =
       fxp::LogPositiveQ(SumExpOfDifferenceAvx512(n, x, max_value, input_int_bits), 31, 16);
-  const int input_frac_bits = 31 - input_int_bits;  // >= 4
-  for (int32_t i = 0; i < n; ++i) {
-    const int64_t diff = static_cast<int64_t>(x[i]) - max_value;  // <= 0
-    const int64_t diff_q16 = input_frac_bits >= 16
-                                 ? fxp::RoundingDivideByPOT64(diff, input_frac_bits - 16)
-                                 : diff * (int64_t{1} << (16 - input_frac_bits));
-    y[i] = fxp::SaturateToInt32(diff_q16 - log_sum_q16);
-  }
+  for (int32_t i = 0; i < n; ++i) y[i] = LogSoftmaxOutputQ16(x[i], max_value, input_int_bits, log_sum_q16);
 }
 
 void LocalPGaussianS16Avx512(int32_t lo, int32_t hi, int32_t p_q16, int32_t half_width,
