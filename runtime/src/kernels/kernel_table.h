@@ -98,7 +98,8 @@ struct KernelTable {
   // Packs w [out_features, in_features] for packed_fully_connected_f32 into persistent arena
   // memory and sets *packed (valid as long as the arena); in a measuring or overflowed arena it
   // counts the same bytes and sets *packed = nullptr. Called at Init only; may use the heap
-  // there (kernels/xnnpack/). kInternal when the backend cannot pack.
+  // there (kernels/xnnpack/). kInternal when the backend cannot pack, kUnsupported when it
+  // cannot pack into the arena.
   Status (*pack_fully_connected_f32)(int32_t in_features, int32_t out_features, const float* w,
                                      Arena* arena, const void** packed);
   // y = x W^T + (bias ? bias : 0) over every output of a packed W: x [rows, in_features],

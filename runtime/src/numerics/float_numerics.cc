@@ -92,10 +92,14 @@ __attribute__((noinline)) Status FloatNumerics::BindMatrixS8(const Model& model,
 // measured against 1 KiB on 32-bit targets: tests/stack_usage_test.cc).
 __attribute__((noinline)) Status FloatNumerics::PackMatrix(const char* name, Arena* arena,
                                                            Matrix* out, ErrorDetail* detail) const {
-  if (k_->pack_fully_connected_f32(out->cols, out->rows, out->f32, arena, &out->packed) !=
-      Status::kOk) {
-    return detail->Fail(Status::kInternal, "kernel backend ", KernelBackendName(k_->backend),
-                        " could not pack tensor ", name);
+  const Status status = k_->pack_fully_connected_f32(out->cols, out->rows, out->f32, arena,
+                                                     &out->packed);
+  if (status != Status::kOk) {
+    return detail->Fail(status, "kernel backend ", KernelBackendName(k_->backend),
+                        status == Status::kUnsupported
+                            ? " cannot pack into the arena (XNNPACK allocates through another allocator), tensor "
+                            : " could not pack tensor ",
+                        name);
   }
   return Status::kOk;
 }

@@ -81,7 +81,10 @@ float ExpOfDifferences(int32_t n, const float* x, float max_value, float* y) {
   __m256 sum = _mm256_setzero_ps();
   for (int32_t i = 0; i < n; i += 8) {
     const __m256i lanes = LaneMask(n - i);
-    const __m256 e = ExpNonPositive(_mm256_sub_ps(_mm256_maskload_ps(x + i, lanes), max_v));
+    const __m256 d = _mm256_sub_ps(_mm256_maskload_ps(x + i, lanes), max_v);
+    // Below -87.3 ExpNonPositive stops at its clamp; there (a -inf score too) the term is 0.
+    const __m256 in_range = _mm256_cmp_ps(d, _mm256_set1_ps(-87.3f), _CMP_GE_OQ);
+    const __m256 e = _mm256_and_ps(ExpNonPositive(d), in_range);
     const __m256 live = _mm256_and_ps(e, _mm256_castsi256_ps(lanes));
     sum = _mm256_add_ps(sum, live);
     if (y != nullptr) _mm256_maskstore_ps(y + i, lanes, live);
@@ -107,10 +110,13 @@ void SoftmaxF32Avx2(int32_t n, const float* x, float* y) {
 
 void LogSoftmaxF32Avx2(int32_t n, const float* x, float* y) {
   const float max_value = Max(n, x);
-  const __m256 offset = _mm256_set1_ps(max_value + logf(ExpOfDifferences(n, x, max_value, nullptr)));
+  const __m256 max_v = _mm256_set1_ps(max_value);
+  const __m256 log_sum = _mm256_set1_ps(logf(ExpOfDifferences(n, x, max_value, nullptr)));
   for (int32_t i = 0; i < n; i += 8) {
+    // (x - max) first, as the reference: x - (max + log_sum) would round log_sum to max's ulp.
     const __m256i lanes = LaneMask(n - i);
-    _mm256_maskstore_ps(y + i, lanes, _mm256_sub_ps(_mm256_maskload_ps(x + i, lanes), offset));
+    const __m256 shifted = _mm256_sub_ps(_mm256_maskload_ps(x + i, lanes), max_v);
+    _mm256_maskstore_ps(y + i, lanes, _mm256_sub_ps(shifted, log_sum));
   }
 }
 

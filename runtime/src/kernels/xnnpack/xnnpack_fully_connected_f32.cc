@@ -11,8 +11,10 @@ namespace {
 
 // Where XNNPACK's allocations go while one matrix is packed. Counting: from the heap (freed
 // again when the counted operator is deleted), only to learn the bytes. Placing: bump
-// allocation inside one arena block sized by the count. Outside packing XNNPACK gets nothing
-// (nullptr): it must not allocate while the runtime computes.
+// allocation inside one arena block sized by the count. Outside packing (XNNPACK is one per
+// process: another part of the application may use it too) the heap serves, as XNNPACK's
+// default allocator would; the runtime itself never has XNNPACK allocate then (setup and run
+// do not allocate: tests/no_allocation_test.cc counts every heap allocation of Translate).
 struct PackTarget {
   bool counting = false;
   size_t counted = 0;          // counting: arena bytes the same requests will need
@@ -34,12 +36,12 @@ size_t PlacedBytes(size_t alignment, size_t size) {
 
 void* AlignedAllocate(void*, size_t alignment, size_t size) {
   PackTarget* t = g_target;
-  if (t == nullptr || size > SIZE_MAX / 2) return nullptr;
+  if (size > SIZE_MAX / 2) return nullptr;
   if (alignment < kArenaAlignment) alignment = kArenaAlignment;
-  if (t->counting) {
+  if (t == nullptr || t->counting) {
     void* p = nullptr;
     if (posix_memalign(&p, alignment, RoundUpToArenaAlignment(size)) != 0) return nullptr;
-    t->counted += PlacedBytes(alignment, size);
+    if (t != nullptr) t->counted += PlacedBytes(alignment, size);
     return p;
   }
   const uintptr_t at = (reinterpret_cast<uintptr_t>(t->cursor) + (alignment - 1)) & ~(alignment - 1);
@@ -51,11 +53,14 @@ void* AlignedAllocate(void*, size_t alignment, size_t size) {
 
 void* Allocate(void* context, size_t size) { return AlignedAllocate(context, kArenaAlignment, size); }
 
-void* Reallocate(void*, void*, size_t) { return nullptr; }  // never needed by the operators used
+// Never needed by the operators the runtime creates; elsewhere the heap's, as by default.
+void* Reallocate(void*, void* pointer, size_t size) {
+  return g_target == nullptr ? realloc(pointer, size) : nullptr;
+}
 
 void Deallocate(void*, void* pointer) {
-  // Heap blocks exist only while counting; arena blocks go with the arena.
-  if (pointer != nullptr && g_target != nullptr && g_target->counting) free(pointer);
+  // Heap blocks come from counting or from outside packing; arena blocks go with the arena.
+  if (pointer != nullptr && (g_target == nullptr || g_target->counting)) free(pointer);
 }
 
 const xnn_allocator kArenaAllocator = {nullptr, Allocate, Reallocate, Deallocate, AlignedAllocate,
@@ -108,6 +113,10 @@ Status XnnpackPackFullyConnectedF32(int32_t in_features, int32_t out_features, c
   if (op != nullptr) xnn_delete_operator(op);
   g_target = nullptr;
   if (status != xnn_status_success) return Status::kInternal;
+  // Nothing counted: XNNPACK allocates through another component's allocator (it was
+  // initialized before this one, or again after it), so its memory cannot be placed in the
+  // arena. Refused rather than allocating behind the arena's back.
+  if (count.counted == 0) return Status::kUnsupported;
 
   const size_t row_bytes = RoundUpToArenaAlignment(
       sizeof(float) * static_cast<size_t>(in_features) + XNN_EXTRA_BYTES);
