@@ -354,6 +354,43 @@ TEST_P(SimdKernelsTest, IntegerLocalPGaussianBitExact) {
   }
 }
 
+// int8-full's attention products over the Q0.15 memory: window scores at every scaling
+// (left shifts and rounded right shifts into Q11.20, saturating) and the context vector, on
+// random and extreme int16 values (-32768 everywhere), dims across the 16-lane blocks.
+TEST_P(SimdKernelsTest, IntegerAttentionProductsBitExact) {
+  std::mt19937 rng(919);
+  std::uniform_int_distribution<int> any16(-32768, 32767), weight(0, 32767);
+  for (int32_t dim : {1, 7, 15, 16, 17, 64, 320, 333}) {
+    for (int32_t count : {1, 2, 7, 31, 300}) {
+      for (int kind = 0; kind < 3; ++kind) {
+        const auto draw = [&] { return static_cast<int16_t>(kind == 1 ? -32768 : any16(rng)); };
+        std::vector<int16_t> memory(static_cast<size_t>(count) * dim), query(dim), weights(count);
+        for (int16_t& v : memory) v = draw();
+        for (int16_t& v : query) v = draw();
+        // Attention weights are non-negative and sum to about 1 (kind 2: one weight of 1).
+        for (int16_t& w : weights) w = static_cast<int16_t>(kind == 2 ? 0 : weight(rng) / count);
+        if (kind == 2) weights[count / 2] = 32767;
+        for (int32_t to_q20 : {-40, -23, -2, 0, 3, 20}) {
+          const int32_t lo = count / 3, hi = count - 1;
+          std::vector<int32_t> expected(count + 1, 9), actual(count + 1, 9);
+          ref_.score_window_s16(query.data(), memory.data(), dim, lo, hi, to_q20, expected.data());
+          simd_->score_window_s16(query.data(), memory.data(), dim, lo, hi, to_q20, actual.data());
+          ASSERT_EQ(actual, expected) << "scores dim " << dim << " count " << count << " shift " << to_q20;
+        }
+        std::vector<int8_t> expected(dim + 1, 9), actual(dim + 1, 9);
+        ref_.context_s16_s8(count, weights.data(), memory.data(), dim, expected.data());
+        simd_->context_s16_s8(count, weights.data(), memory.data(), dim, actual.data());
+        ASSERT_EQ(actual, expected) << "context dim " << dim << " count " << count << " kind " << kind;
+        // Any int16 weights (the kernel's sums are exact whatever their sign or size).
+        for (int16_t& w : weights) w = draw();
+        ref_.context_s16_s8(count, weights.data(), memory.data(), dim, expected.data());
+        simd_->context_s16_s8(count, weights.data(), memory.data(), dim, actual.data());
+        ASSERT_EQ(actual, expected) << "context, any weights, dim " << dim << " count " << count;
+      }
+    }
+  }
+}
+
 // int8-full's narrowing steps (Q11.20 gates to Q3.12, Q0.15 to int8): rounding ties away from
 // zero and saturating, at every shift, on random values and the int32 / int16 extremes, at
 // lengths across the 16-lane blocks.

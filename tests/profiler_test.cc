@@ -105,9 +105,9 @@ TEST(ProfilerTest, StageNames) {
 }
 
 TEST(ProfilerTest, KernelOperationListing) {
-  // 8 float/hybrid + 12 int8-full + 2 optional (weights packed at Init: xnnpack, and auto where
+  // 8 float/hybrid + 14 int8-full + 2 optional (weights packed at Init: xnnpack, and auto where
   // XNNPACK is built).
-  ASSERT_EQ(KernelOperationCount(), 22);
+  ASSERT_EQ(KernelOperationCount(), 24);
   const bool xnnpack = KernelBackendAvailable(KernelBackend::kXnnpack);
   for (int32_t i = 0; i < KernelOperationCount(); ++i) {
     ASSERT_NE(KernelOperationName(i), nullptr);

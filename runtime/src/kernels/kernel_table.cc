@@ -34,6 +34,8 @@ constexpr KernelTable kReferenceTable = {
     ref_local_p_position_q16,
     ref_local_p_window,
     ref_local_p_gaussian_s16,
+    ref_score_window_s16,
+    ref_context_s16_s8,
     nullptr,  // pack_fully_connected_f32: the reference reads the model's weights as stored
     nullptr,  // packed_fully_connected_f32
     0,        // packed_min_rows
@@ -71,6 +73,8 @@ constexpr KernelOperation kOperations[] = {
     EDGENMT_KERNEL_OPERATION(local_p_position_q16),
     EDGENMT_KERNEL_OPERATION(local_p_window),
     EDGENMT_KERNEL_OPERATION(local_p_gaussian_s16),
+    EDGENMT_KERNEL_OPERATION(score_window_s16),
+    EDGENMT_KERNEL_OPERATION(context_s16_s8),
     EDGENMT_KERNEL_OPERATION(pack_fully_connected_f32),
     EDGENMT_KERNEL_OPERATION(packed_fully_connected_f32),
 };

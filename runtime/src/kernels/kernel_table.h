@@ -93,6 +93,10 @@ struct KernelTable {
                          int32_t* hi);
   void (*local_p_gaussian_s16)(int32_t lo, int32_t hi, int32_t p_q16, int32_t half_width,
                                int16_t* weights);
+  void (*score_window_s16)(const int16_t* query, const int16_t* memory, int32_t dim, int32_t lo,
+                           int32_t hi, int32_t to_q20, int32_t* scores);
+  void (*context_s16_s8)(int32_t count, const int16_t* weights, const int16_t* memory,
+                         int32_t dim, int8_t* context);
 
   // ---- weights packed at Init (optional: null in a backend that reads weights as stored) ---
   // Packs w [out_features, in_features] for packed_fully_connected_f32 into persistent arena

@@ -155,6 +155,16 @@ void ref_gru_cell_s16(int32_t hidden, const int16_t* gi, const int16_t* gh, int1
 void ref_weighted_sum_s16_s8(int32_t count, int32_t dim, const int16_t* weights,
                              const int8_t* values, int32_t values_stride, int8_t* out);
 
+// scores[s] = ScaleScoreQ20(q . memory[s]) (kernels/score_scale.h) for s in [lo, hi]: query [dim] and memory [*, dim]
+// in int16 (the general score's narrowed W_a q, or q itself, against the Q0.15 states), the
+// dot product exact in int64, scaled into Q11.20 by 2^to_q20.
+void ref_score_window_s16(const int16_t* query, const int16_t* memory, int32_t dim, int32_t lo,
+                          int32_t hi, int32_t to_q20, int32_t* scores);
+// The attention context: context[j] = saturate8(round(sum_{s < count} weights[s] *
+// memory[s * dim + j] / 2^23)), Q0.15 weights over Q0.15 states -> int8 @ 2^-7, the sum exact
+// in int64. count <= 32767.
+void ref_context_s16_s8(int32_t count, const int16_t* weights, const int16_t* memory, int32_t dim,
+                        int8_t* context);
 // local-p position p_t = S * sigmoid(logit) in Q15.16, logit in Q(logit_int_bits).(31 - ...)
 // (the int8-full accumulation format Q11.20: 11). source_length in [1, 32767].
 int32_t ref_local_p_position_q16(int32_t logit, int32_t logit_int_bits, int32_t source_length);

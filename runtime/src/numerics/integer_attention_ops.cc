@@ -4,21 +4,6 @@
 #include "numerics/integer_numerics.h"
 
 namespace edgenmt {
-namespace {
-
-// scores[s] for s in [lo, hi] = (q16 . h̄_s) (int64, exact) scaled into Q11.20 by 2^to_q20.
-void ScoreWindow(const int16_t* q16, const int16_t* memory, int32_t E, int32_t lo, int32_t hi,
-                 int32_t to_q20, int32_t* scores) {
-  for (int32_t s = lo; s <= hi; ++s) {
-    const int16_t* h = memory + static_cast<int64_t>(s) * E;
-    int64_t acc = 0;
-    for (int32_t j = 0; j < E; ++j) acc += static_cast<int32_t>(q16[j]) * h[j];
-    scores[s] = fxp::SaturateToInt32(to_q20 >= 0 ? acc * (int64_t{1} << to_q20)
-                                                 : fxp::RoundingDivideByPOT64(acc, -to_q20));
-  }
-}
-
-}  // namespace
 
 // q . h̄_s with q s8 @ 2^-7 and h̄ Q0.15: the product has scale 2^-22 -> Q11.20: / 2^2.
 void IntegerNumerics::DotScores(int32_t rows, const Hidden* query, const Memory* memory,
@@ -27,7 +12,7 @@ void IntegerNumerics::DotScores(int32_t rows, const Hidden* query, const Memory*
   for (int32_t r = 0; r < rows; ++r) {
     const int8_t* q = query + static_cast<int64_t>(r) * E;
     for (int32_t j = 0; j < E; ++j) query16_[j] = q[j];
-    ScoreWindow(query16_, memory, E, lo[r], hi[r], -2, scores + static_cast<int64_t>(r) * S);
+    k_->score_window_s16(query16_, memory, E, lo[r], hi[r], -2, scores + static_cast<int64_t>(r) * S);
   }
 }
 
@@ -42,7 +27,8 @@ void IntegerNumerics::GeneralScores(int32_t rows, const Acc* projected_query,
     for (int32_t j = 0; j < E; ++j) {
       query16_[j] = fxp::SaturateToInt16(fxp::RoundingDivideByPOT(q[j], k));
     }
-    ScoreWindow(query16_, memory, E, lo[r], hi[r], k - 15, scores + static_cast<int64_t>(r) * S);
+    k_->score_window_s16(query16_, memory, E, lo[r], hi[r], k - 15,
+                         scores + static_cast<int64_t>(r) * S);
   }
 }
 
@@ -64,13 +50,7 @@ void IntegerNumerics::LocalPGaussian(int32_t lo, int32_t hi, Position p, int32_t
 // Q0.15 weights x Q0.15 states = 2^-30 -> s8 @ 2^-7 (exact bound: sum a <= 1).
 void IntegerNumerics::Context(int32_t n, const Weight* weights, const Memory* memory, int32_t E,
                               Hidden* context) const {
-  for (int32_t j = 0; j < E; ++j) {
-    int64_t acc = 0;
-    for (int32_t s = 0; s < n; ++s) {
-      acc += static_cast<int32_t>(weights[s]) * memory[static_cast<int64_t>(s) * E + j];
-    }
-    context[j] = fxp::SaturateToInt8(static_cast<int32_t>(fxp::RoundingDivideByPOT64(acc, 23)));
-  }
+  k_->context_s16_s8(n, weights, memory, E, context);
 }
 
 }  // namespace edgenmt

@@ -21,7 +21,8 @@ Status IntegerNumerics::Prepare(const Model& model, const KernelTable* kernels, 
       k.narrow_s32_s16 == nullptr || k.tanh_s16 == nullptr || k.requantize_s16_s8 == nullptr ||
       k.lstm_cell_s16 == nullptr || k.gru_cell_s16 == nullptr || k.softmax_s32_s16 == nullptr ||
       k.log_softmax_s32 == nullptr || k.local_p_position_q16 == nullptr ||
-      k.local_p_window == nullptr || k.local_p_gaussian_s16 == nullptr) {
+      k.local_p_window == nullptr || k.local_p_gaussian_s16 == nullptr ||
+      k.score_window_s16 == nullptr || k.context_s16_s8 == nullptr) {
     return detail->Fail(Status::kUnsupported, "kernel backend lacks an int8-full kernel");
   }
   k_ = kernels;

@@ -7,6 +7,7 @@
 #include "kernels/product_outputs.h"
 #include "kernels/simd/activation_table_s16.h"
 #include "kernels/simd/simd_activation.h"
+#include "kernels/simd/simd_attention.h"
 #include "kernels/simd/simd_cell.h"
 #include "kernels/simd/simd_dot.h"
 #include "kernels/simd/simd_level.h"
@@ -163,6 +164,8 @@ KernelTable MakeSimdTable() {
   if (L::kLogSoftmaxS32 != nullptr) table.log_softmax_s32 = L::kLogSoftmaxS32;
   if (L::kGruCell != nullptr) table.gru_cell_s16 = L::kGruCell;
   if (L::kLocalPGaussian != nullptr) table.local_p_gaussian_s16 = L::kLocalPGaussian;
+  if (L::kScoreWindow != nullptr) table.score_window_s16 = L::kScoreWindow;
+  if (L::kContext != nullptr) table.context_s16_s8 = L::kContext;
 #if defined(__x86_64__)
   simd::GetActivationTablesS16();  // filled now (at Init), not in a session's first step
 #endif
@@ -175,6 +178,8 @@ using LstmCellFn = void (*)(int32_t, const int16_t*, int32_t, int16_t*, int8_t*,
 using TanhS16Fn = void (*)(int32_t, const int16_t*, int32_t, int16_t*);
 using NarrowFn = void (*)(int32_t, const int32_t*, int32_t, int16_t*);
 using LocalPGaussianFn = void (*)(int32_t, int32_t, int32_t, int32_t, int16_t*);
+using ScoreWindowFn = void (*)(const int16_t*, const int16_t*, int32_t, int32_t, int32_t, int32_t, int32_t*);
+using ContextFn = void (*)(int32_t, const int16_t*, const int16_t*, int32_t, int8_t*);
 using GruCellFn = void (*)(int32_t, const int16_t*, const int16_t*, int16_t*, int8_t*);
 using RequantizeS16Fn = void (*)(int32_t, const int16_t*, int32_t, int8_t*);
 using SoftmaxS32S16Fn = void (*)(int32_t, const int32_t*, int32_t, int16_t*);
@@ -200,6 +205,8 @@ struct Avx2Fma {
   static constexpr LogSoftmaxS32Fn kLogSoftmaxS32 = nullptr;
   static constexpr GruCellFn kGruCell = nullptr;
   static constexpr LocalPGaussianFn kLocalPGaussian = nullptr;
+  static constexpr ScoreWindowFn kScoreWindow = nullptr;
+  static constexpr ContextFn kContext = nullptr;
 };
 
 struct Avx512Vnni : Avx2Fma {
@@ -216,6 +223,8 @@ struct Avx512Vnni : Avx2Fma {
   static constexpr LogSoftmaxS32Fn kLogSoftmaxS32 = simd::LogSoftmaxS32Avx512;
   static constexpr GruCellFn kGruCell = simd::GruCellS16Avx512;
   static constexpr LocalPGaussianFn kLocalPGaussian = simd::LocalPGaussianS16Avx512;
+  static constexpr ScoreWindowFn kScoreWindow = simd::ScoreWindowS16Avx512;
+  static constexpr ContextFn kContext = simd::ContextS16S8Avx512;
 };
 #endif
 
@@ -239,6 +248,8 @@ struct Neon {
   static constexpr LogSoftmaxS32Fn kLogSoftmaxS32 = nullptr;
   static constexpr GruCellFn kGruCell = nullptr;
   static constexpr LocalPGaussianFn kLocalPGaussian = nullptr;
+  static constexpr ScoreWindowFn kScoreWindow = nullptr;
+  static constexpr ContextFn kContext = nullptr;
 };
 #endif
 

@@ -27,6 +27,8 @@ const KernelTable* XnnpackKernelTable() {
     t.local_p_position_q16 = nullptr;
     t.local_p_window = nullptr;
     t.local_p_gaussian_s16 = nullptr;
+    t.score_window_s16 = nullptr;
+    t.context_s16_s8 = nullptr;
     t.pack_fully_connected_f32 = XnnpackPackFullyConnectedF32;
     t.packed_fully_connected_f32 = XnnpackPackedFullyConnectedF32;
     t.packed_min_rows = 1;

@@ -1,0 +1,22 @@
+// The window scores of the SIMD backend: AVX-512 dot products (attention_avx512.cc), the
+// reference's scaling into Q11.20 (kernels/score_scale.h). Plain C++ (no ISA flags): only the
+// AVX-512 table points here.
+#include "kernels/simd/simd_attention.h"
+
+#if defined(__x86_64__)
+#include "kernels/score_scale.h"
+
+namespace edgenmt {
+namespace simd {
+
+void ScoreWindowS16Avx512(const int16_t* query, const int16_t* memory, int32_t dim, int32_t lo,
+                          int32_t hi, int32_t to_q20, int32_t* scores) {
+  for (int32_t s = lo; s <= hi; ++s) {
+    scores[s] = ScaleScoreQ20(DotS16S64Avx512(dim, query, memory + static_cast<int64_t>(s) * dim),
+                              to_q20);
+  }
+}
+
+}  // namespace simd
+}  // namespace edgenmt
+#endif  // defined(__x86_64__)
