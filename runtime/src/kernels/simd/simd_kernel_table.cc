@@ -185,8 +185,23 @@ using RequantizeS16Fn = void (*)(int32_t, const int16_t*, int32_t, int8_t*);
 using SoftmaxS32S16Fn = void (*)(int32_t, const int32_t*, int32_t, int16_t*);
 using LogSoftmaxS32Fn = void (*)(int32_t, const int32_t*, int32_t, int32_t*);
 
+// The entries a level may leave to the reference (nullptr: MakeSimdTable keeps the reference's
+// kernel); each level overrides those it vectorises.
+struct ReferenceForTheRest {
+  static constexpr NarrowFn kNarrow = nullptr;
+  static constexpr RequantizeS16Fn kRequantizeS16 = nullptr;
+  static constexpr ActivationFn kSoftmax = nullptr;
+  static constexpr ActivationFn kLogSoftmax = nullptr;
+  static constexpr SoftmaxS32S16Fn kSoftmaxS32 = nullptr;
+  static constexpr LogSoftmaxS32Fn kLogSoftmaxS32 = nullptr;
+  static constexpr GruCellFn kGruCell = nullptr;
+  static constexpr LocalPGaussianFn kLocalPGaussian = nullptr;
+  static constexpr ScoreWindowFn kScoreWindow = nullptr;
+  static constexpr ContextFn kContext = nullptr;
+};
+
 #if defined(__x86_64__)
-struct Avx2Fma {
+struct Avx2Fma : ReferenceForTheRest {
   static constexpr simd::DotF32Fn kDotF32 = simd::DotF32Avx2Fma;
   static constexpr simd::DotS8Fn kDotS8 = simd::DotS8Avx2;
   static constexpr simd::DotS8RowsFn kDotS8Rows = DotRowsOneByOne<simd::DotS8Avx2>;
@@ -197,16 +212,8 @@ struct Avx2Fma {
   static constexpr ActivationFn kTanh = simd::TanhF32Avx2;
   static constexpr LstmCellFn kLstmCell = simd::LstmCellS16Table;
   static constexpr TanhS16Fn kTanhS16 = simd::TanhS16Table;
-  static constexpr NarrowFn kNarrow = nullptr;
-  static constexpr RequantizeS16Fn kRequantizeS16 = nullptr;
   static constexpr ActivationFn kSoftmax = simd::SoftmaxF32Avx2;
   static constexpr ActivationFn kLogSoftmax = simd::LogSoftmaxF32Avx2;
-  static constexpr SoftmaxS32S16Fn kSoftmaxS32 = nullptr;
-  static constexpr LogSoftmaxS32Fn kLogSoftmaxS32 = nullptr;
-  static constexpr GruCellFn kGruCell = nullptr;
-  static constexpr LocalPGaussianFn kLocalPGaussian = nullptr;
-  static constexpr ScoreWindowFn kScoreWindow = nullptr;
-  static constexpr ContextFn kContext = nullptr;
 };
 
 struct Avx512Vnni : Avx2Fma {
@@ -229,7 +236,7 @@ struct Avx512Vnni : Avx2Fma {
 #endif
 
 #if defined(__ARM_NEON)
-struct Neon {
+struct Neon : ReferenceForTheRest {
   static constexpr simd::DotF32Fn kDotF32 = simd::DotF32Neon;
   static constexpr simd::DotS8Fn kDotS8 = simd::DotS8Neon;
   static constexpr simd::DotS8RowsFn kDotS8Rows = DotRowsOneByOne<simd::DotS8Neon>;
@@ -240,16 +247,6 @@ struct Neon {
   static constexpr ActivationFn kTanh = simd::TanhF32Neon;
   static constexpr LstmCellFn kLstmCell = simd::LstmCellS16Neon;
   static constexpr TanhS16Fn kTanhS16 = simd::TanhS16Neon;
-  static constexpr NarrowFn kNarrow = nullptr;
-  static constexpr RequantizeS16Fn kRequantizeS16 = nullptr;
-  static constexpr ActivationFn kSoftmax = nullptr;
-  static constexpr ActivationFn kLogSoftmax = nullptr;
-  static constexpr SoftmaxS32S16Fn kSoftmaxS32 = nullptr;
-  static constexpr LogSoftmaxS32Fn kLogSoftmaxS32 = nullptr;
-  static constexpr GruCellFn kGruCell = nullptr;
-  static constexpr LocalPGaussianFn kLocalPGaussian = nullptr;
-  static constexpr ScoreWindowFn kScoreWindow = nullptr;
-  static constexpr ContextFn kContext = nullptr;
 };
 #endif
 
