@@ -60,11 +60,13 @@ class Translator:
     beam, nbest: as `edgenmt translate --beam/--nbest`; alpha, beta, min_len, max_len,
     max_len_ratio: None keeps the model's stored decoding defaults (as the CLI does).
     attention: reserve attention history so translate_nbest(attention=True) works (None: when
-    the model has attention). backend: "reference" (others only in builds that have them).
+    the model has attention). backend: None (the default: "simd" where the CPU has it, else
+    "reference"), "reference", "simd", "auto" or "xnnpack" (each only where the build has it);
+    the backend and what it runs on this CPU are in .backend, .backend_variant and repr().
     """
 
     def __init__(self, model_path, beam=5, nbest=1, alpha=None, beta=None, min_len=None,
-                 max_len=None, max_len_ratio=None, attention=None, backend="reference"):
+                 max_len=None, max_len_ratio=None, attention=None, backend=None):
         lib = _library()
         with open(model_path, "rb") as f:
             data = f.read()
@@ -88,7 +90,7 @@ class Translator:
         for name, value in overrides.items():
             if value is not None:
                 setattr(self._options, name, value)
-        if backend not in _capi.BACKENDS:
+        if backend is not None and backend not in _capi.BACKENDS:
             raise ValueError(f"backend must be one of {sorted(_capi.BACKENDS)}, got {backend!r}")
         has_attention = bool(lib.enmt_model_has_attention(self._model))
         if attention is None:
@@ -99,7 +101,8 @@ class Translator:
         limits.max_beam = self._options.beam
         limits.max_nbest = self._options.nbest
         limits.max_tgt_len = self._options.max_len
-        limits.backend = _capi.BACKENDS[backend]
+        if backend is not None:
+            limits.backend = _capi.BACKENDS[backend]  # else enmt_limits_default's choice
         limits.attention = 1 if attention else 0
         self._attention = bool(attention)
         arena_bytes = ctypes.c_size_t()
@@ -118,8 +121,16 @@ class Translator:
                       if status != _capi.ENMT_ARENA_TOO_SMALL else "arena too small")
             raise Error(_status_name(status), detail, model_path)
         self.arena_bytes = lib.enmt_translator_arena_bytes_used(self._translator)
+        self.backend = lib.enmt_backend_name(limits.backend).decode()
+        self.backend_variant = lib.enmt_backend_variant(limits.backend).decode()
+        self._path = model_path
         self.beam = self._options.beam
         self.nbest = self._options.nbest
+
+    def __repr__(self):
+        return (f"edgenmt.Translator({self._path!r}, beam={self.beam}, nbest={self.nbest}, "
+                f"backend={self.backend!r} ({self.backend_variant}), "
+                f"arena_bytes={self.arena_bytes})")
 
     def translate(self, sources: Sequence[str], errors="raise") -> List[str]:
         """The best output of each source. errors="raise" raises Error on a bad source (empty,

@@ -72,6 +72,9 @@ def load():
         "enmt_model_token": (i32, [P, i32, i32, ctypes.POINTER(ctypes.c_char_p),
                                    ctypes.POINTER(size_t)]),
         "enmt_model_has_attention": (i32, [P]),
+        "enmt_default_backend": (i32, []),
+        "enmt_backend_name": (ctypes.c_char_p, [i32]),
+        "enmt_backend_variant": (ctypes.c_char_p, [i32]),
     }
     for name, (restype, argtypes) in signatures.items():
         function = getattr(lib, name)

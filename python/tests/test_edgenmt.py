@@ -101,6 +101,21 @@ class ModuleMatchesCli(unittest.TestCase):
                     for a, b in zip(row, cli_row):
                         self.assertAlmostEqual(a, b, delta=1e-6 * max(1.0, abs(b)))
 
+    def test_default_backend_is_the_fast_one(self):
+        # No backend named: the SIMD backend wherever the CPU has it (every x86-64 with AVX2 and
+        # every ARM with NEON this project tests on), as the CLI's default.
+        with open("/proc/cpuinfo", encoding="utf-8") as f:
+            flags = f.read().split()
+        simd = ("avx2" in flags and "fma" in flags) or "asimd" in flags or "neon" in flags
+        translator = edgenmt.Translator(MODEL, beam=1, **EVAL_OPTIONS)
+        self.assertEqual(translator.backend, "simd" if simd else "reference")
+        self.assertIn(f"backend='{translator.backend}' ({translator.backend_variant})",
+                      repr(translator))
+        reference = edgenmt.Translator(MODEL, beam=1, backend="reference", **EVAL_OPTIONS)
+        self.assertEqual((reference.backend, reference.backend_variant), ("reference", "portable"))
+        words = self.words[:300]
+        self.assertEqual(translator.translate(words), run_cli(words, *cli_flags(1, EVAL_OPTIONS)))
+
     def test_bad_sources(self):
         translator = edgenmt.Translator(MODEL, beam=1)
         with self.assertRaises(edgenmt.Error) as caught:

@@ -92,11 +92,26 @@ void enmt_limits_default(const enmt_model* model, enmt_limits* out) {
   memset(out, 0, sizeof *out);
   out->max_beam = 1;
   out->max_nbest = 1;
+  out->backend = enmt_default_backend();
   if (model == nullptr || !model->model.loaded()) return;
   const edgenmt::DecodingDefaults& d = model->model.decoding_defaults();
   out->max_beam = d.beam;
   out->max_nbest = d.nbest;
-  out->backend = ENMT_BACKEND_REFERENCE;
+}
+
+int32_t enmt_default_backend(void) {
+  return static_cast<int32_t>(edgenmt::DefaultKernelBackend());
+}
+
+const char* enmt_backend_name(int32_t backend) {
+  return ValidBackend(backend) ? edgenmt::KernelBackendName(static_cast<edgenmt::KernelBackend>(backend))
+                               : "unknown";
+}
+
+const char* enmt_backend_variant(int32_t backend) {
+  return ValidBackend(backend)
+             ? edgenmt::KernelBackendVariant(static_cast<edgenmt::KernelBackend>(backend))
+             : "";
 }
 
 void enmt_options_default(const enmt_model* model, enmt_options* out) {

@@ -7,17 +7,27 @@ cli=$1 convert=$2 checkpoint=$3 f32=$4 int8_full=$5 dev=$6
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 head -n 30 "$dev" | cut -f1 > "$work/words.txt"
+# No --backend: the default is the SIMD backend wherever the CPU has its baseline level (AVX2+FMA
+# on x86-64, NEON on ARM), and the profile names it and its level.
+if grep -qw avx2 /proc/cpuinfo && grep -qw fma /proc/cpuinfo || grep -qwE 'asimd|neon' /proc/cpuinfo; then
+  default="simd \((avx512-vnni|avx2-fma|neon-dotprod|neon)\)"
+  kernel="(avx512-vnni|avx2-fma|neon-dotprod|neon)"
+else
+  default="reference \(portable\)" kernel=reference
+fi
 
 for model in "$f32" "$int8_full"; do
   "$cli" translate -m "$model" < "$work/words.txt" > "$work/plain.txt"
   "$cli" translate -m "$model" --profile < "$work/words.txt" > "$work/profiled.txt" 2> "$work/profile.txt"
   cat "$work/profile.txt"
   cmp "$work/plain.txt" "$work/profiled.txt" || { echo "--profile changed the translations" >&2; exit 1; }
-  grep -q "profile of 30 line(s), beam 5, backend reference, arena [0-9]* bytes" "$work/profile.txt"
+  grep -Eq "profile of 30 line\(s\), beam 5, backend $default, arena [0-9]* bytes" "$work/profile.txt"
   grep -Eq "^  encoder +30 " "$work/profile.txt"          # one encoder pass per line
   grep -Eq "^  search \(beam bookkeeping\) +30 " "$work/profile.txt"
   grep -Eq "^  translate \(total\) +30 " "$work/profile.txt"
-  grep -q "kernel operations: fully_connected_f32 reference" "$work/profile.txt"
+  grep -Eq "kernel operations: fully_connected_f32 $kernel" "$work/profile.txt"
+  "$cli" translate -m "$model" --profile --backend reference < "$work/words.txt" > /dev/null 2> "$work/reference.txt"
+  grep -q "backend reference (portable), " "$work/reference.txt" || { echo "--backend reference not in the profile" >&2; exit 1; }
   if [[ $model == "$int8_full" ]]; then
     grep -Eq "^  decoder step \(integer, not split\) +[1-9]" "$work/profile.txt"
   else

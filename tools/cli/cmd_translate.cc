@@ -75,7 +75,7 @@ int RunTranslate(int argc, char** argv) {
   if (!model.Load(args.Get("-m"))) return kExitModel;
 
   TranslateOptions decode = TranslateOptions::FromModel(model.model());
-  KernelBackend backend = KernelBackend::kReference;
+  KernelBackend backend = DefaultKernelBackend();
   if (!ReadDecodeFlags(args, &decode, &backend, &error)) {
     std::fprintf(stderr, "edgenmt translate: error: %s\n", error.c_str());
     return kExitUsage;
@@ -162,10 +162,11 @@ int RunTranslate(int argc, char** argv) {
   if (args.Has("--timing")) {
     std::fprintf(stderr,
                  "edgenmt translate: %lld line(s) translated, %lld failed, %.3f ms per line "
-                 "(beam %d, arena %zu bytes, backend %s)\n",
+                 "(beam %d, arena %zu bytes, backend %s (%s))\n",
                  static_cast<long long>(translated), static_cast<long long>(failed),
                  translated > 0 ? 1e3 * seconds / static_cast<double>(translated) : 0.0,
-                 decode.beam, session.arena_bytes(), KernelBackendName(backend));
+                 decode.beam, session.arena_bytes(), KernelBackendName(backend),
+                 KernelBackendVariant(backend));
   }
   if (profile) {
     profile->Print(stderr, backend, model.model().config().scheme, session.arena_bytes(), decode.beam);

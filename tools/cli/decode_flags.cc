@@ -14,7 +14,8 @@ void AddDecodeOptions(CommandLine* command_line) {
   command_line->AddOption("--min-len", "tokens before </s> may end a hypothesis, 0..4096");
   command_line->AddOption("--max-len", "maximum output tokens, 1..4096");
   command_line->AddOption("--max-len-ratio", "maximum output tokens per source token, 0..100 (0 = off)");
-  command_line->AddOption("--backend", "kernel backend: reference, simd, xnnpack or auto");
+  command_line->AddOption("--backend", "kernel backend: reference, simd, xnnpack or auto "
+                          "(default: simd where the CPU has it)");
 }
 
 bool ReadDecodeFlags(const CommandLine& args, TranslateOptions* options, KernelBackend* backend,
@@ -39,7 +40,7 @@ bool ReadDecodeFlags(const CommandLine& args, TranslateOptions* options, KernelB
   options->nbest = nbest;
   options->min_len = min_len;
   options->max_len = max_len;
-  *backend = KernelBackend::kReference;
+  *backend = DefaultKernelBackend();
   if (args.Has("--backend") && !ParseBackend(args.Get("--backend"), backend)) {
     *error = "--backend must be reference, simd, xnnpack or auto";
     return false;

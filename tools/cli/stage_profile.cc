@@ -36,8 +36,9 @@ void StageProfile::Print(FILE* out, KernelBackend backend, QuantScheme scheme, s
                          int32_t beam) const {
   const double lines = translations_ > 0 ? static_cast<double>(translations_) : 1.0;
   const double total = translate_seconds_ > 0.0 ? translate_seconds_ : 1e-12;
-  std::fprintf(out, "edgenmt translate: profile of %lld line(s), beam %d, backend %s, arena %zu bytes\n",
-               static_cast<long long>(translations_), beam, KernelBackendName(backend), arena_bytes);
+  std::fprintf(out, "edgenmt translate: profile of %lld line(s), beam %d, backend %s (%s), arena %zu "
+               "bytes\n", static_cast<long long>(translations_), beam, KernelBackendName(backend),
+               KernelBackendVariant(backend), arena_bytes);
   std::fprintf(out, "  %-34s %10s %11s %10s %7s\n", "stage (own time)", "calls", "total ms",
                "ms/line", "share");
   struct Row {

@@ -63,12 +63,22 @@ typedef struct enmt_translator enmt_translator;
 #define ENMT_BACKEND_SIMD 2 /* AVX2 / AVX-512 VNNI / NEON, detected at run time */
 #define ENMT_BACKEND_AUTO 3 /* per operation, the fastest compiled-in backend */
 
+/* The backend enmt_limits_default puts in limits.backend: ENMT_BACKEND_SIMD where this build
+ * has it and the CPU has its baseline level (AVX2+FMA, NEON), else ENMT_BACKEND_REFERENCE; a
+ * firmware build fixes it at compile time (CMake EDGENMT_DEFAULT_BACKEND). */
+int32_t enmt_default_backend(void);
+/* "reference", "xnnpack", "simd", "auto" ("unknown" otherwise), and what the backend runs on
+ * this CPU ("avx512-vnni", "avx2-fma", "neon-dotprod", "neon", "portable"; "" when the backend
+ * is not available here). Static strings. */
+const char* enmt_backend_name(int32_t backend);
+const char* enmt_backend_variant(int32_t backend);
+
 typedef struct enmt_limits {
   int32_t max_src_len; /* source tokens; 0 = the model's max_src_len */
   int32_t max_beam;
   int32_t max_nbest;   /* <= max_beam */
   int32_t max_tgt_len; /* output tokens; 0 = the model's default max_len */
-  int32_t backend;     /* ENMT_BACKEND_* */
+  int32_t backend;     /* ENMT_BACKEND_*; enmt_limits_default: enmt_default_backend() */
   int32_t attention;   /* nonzero: keep per-step attention so options may return it */
 } enmt_limits;
 

@@ -22,6 +22,16 @@ enum class KernelBackend : uint8_t {
 constexpr KernelBackend kKernelBackends[] = {KernelBackend::kReference, KernelBackend::kXnnpack,
                                              KernelBackend::kSimd, KernelBackend::kAuto};
 
+// The backend a session gets when the caller names none (SessionLimits, enmt_limits_default,
+// the CLI, Python): the fast one for this machine, so a new user never gets the portable
+// reference by accident. A build fixes it at compile time with CMake's EDGENMT_DEFAULT_BACKEND
+// (the firmware presets name their board's backend); otherwise kSimd where this build has it
+// and the CPU has its baseline level (AVX2+FMA, NEON), else kReference (a CPU below that
+// baseline, or a build without a SIMD backend). XNNPACK is never the default: it costs a second
+// copy of the float32 weights in the arena (docs/BACKENDS.md), so `auto` is asked for by name.
+// Which one it is, is reported by KernelBackendName / KernelBackendVariant of the result.
+KernelBackend DefaultKernelBackend();
+
 // Stable name ("reference", "xnnpack", "simd", "auto"); "unknown" for a value outside the enum.
 const char* KernelBackendName(KernelBackend backend);
 

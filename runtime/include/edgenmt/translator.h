@@ -45,7 +45,7 @@ struct SessionLimits {
   int32_t max_beam = 1;       // largest TranslateOptions::beam
   int32_t max_nbest = 1;      // largest TranslateOptions::nbest (<= max_beam)
   int32_t max_tgt_len = 0;    // output tokens; 0 = the model's decoding max_len
-  KernelBackend backend = KernelBackend::kReference;
+  KernelBackend backend = DefaultKernelBackend();  // kReference to check against the reference
   // Reserve per-step attention history so TranslateOptions::return_attention may be set
   // (costs max_tgt_len * (max_beam + max_nbest) * max_src_len floats).
   bool attention = false;

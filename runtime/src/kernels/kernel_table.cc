@@ -172,6 +172,16 @@ bool KernelBackendFromName(const char* name, KernelBackend* out) {
   return false;
 }
 
+KernelBackend DefaultKernelBackend() {
+#if defined(EDGENMT_DEFAULT_KERNEL_BACKEND)
+  // Fixed by the build (CMake EDGENMT_DEFAULT_BACKEND): the board's backend, whatever it is.
+  return static_cast<KernelBackend>(EDGENMT_DEFAULT_KERNEL_BACKEND);
+#else
+  return KernelBackendAvailable(KernelBackend::kSimd) ? KernelBackend::kSimd
+                                                      : KernelBackend::kReference;
+#endif
+}
+
 bool KernelBackendAvailable(KernelBackend backend) {
   const KernelTable* table = nullptr;
   return GetKernelTable(backend, &table) == Status::kOk;
