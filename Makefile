@@ -20,7 +20,8 @@
 #                 UBSan does not recover, so any finding fails); tests labelled python or slow
 #                 are skipped there (ASAN_SKIP_LABELS)
 #   make bench    words/s, µs/word, peak RSS, model size, WER and weight-read floor: edgenmt
-#                 vs PyTorch (float, dynamic int8) and ONNX Runtime (float, int8), BENCH_WORDS words
+#                 vs PyTorch (float, dynamic int8) and ONNX Runtime (float, int8), BENCH_WORDS words,
+#                 each row the median of BENCH_REPEAT interleaved passes
 #   make bench-arm  instructions per word of the ARM builds under QEMU (a TCG plugin counts them;
 #                 QEMU gives no timings): reference against simd, per scheme (needs make test-arm)
 #   make fuzz     build the libFuzzer targets with clang-14 (build/fuzz) and run each for
@@ -47,8 +48,9 @@ SANITIZER_ENV := ASAN_OPTIONS=detect_leaks=1:check_initialization_order=1 \
 FUZZ_DIR := build/fuzz
 FUZZ_SECONDS ?= 600
 BENCH_WORDS ?= 2000
-# Timed passes per bench row; the fastest is shown (more passes: less noise on a shared machine).
-BENCH_REPEAT ?= 1
+# Timed passes per bench row, interleaved across rows; the median is shown with its spread
+# (at least 3 for figures one reports; more passes: less noise on a shared machine).
+BENCH_REPEAT ?= 3
 # Words per row of make bench-arm (QEMU runs them one instruction at a time: minutes).
 BENCH_ARM_WORDS ?= 100
 FUZZ_TARGETS := model_load_fuzzer translate_fuzzer
@@ -136,8 +138,10 @@ fuzz: deps
 	echo "make fuzz: build and $(FUZZ_SECONDS) s of fuzzing took $$(( $$(date +%s) - start )) s"
 
 # edgenmt against its peers (PyTorch float and dynamic int8, ONNX Runtime float and int8), side
-# by side in one table with the weight-read floor (tools/bench/bench.py). setup_node.sh installs
-# onnxruntime-node into build/bench-node once (npm registry).
+# by side in one table with the weight-read floor and the read bandwidth of each working set
+# (tools/bench/bench.py), one thread each (checked), each row the median of BENCH_REPEAT passes;
+# the last line gives the default backend's int8 greedy speedup over each peer. setup_node.sh
+# installs onnxruntime-node into build/bench-node once (npm registry).
 bench: deps build models
 	tools/bench/setup_node.sh
 	/usr/bin/python3 tools/bench/bench.py --words $(BENCH_WORDS) --repeat $(BENCH_REPEAT)

@@ -1,29 +1,37 @@
 // Greedy decoding of the exported G2P model with ONNX Runtime (onnxruntime-node), one word per
 // call, single-threaded: the ONNX Runtime peer of `make bench` (tools/bench/bench.py runs it).
 //
-//   node tools/bench/ort_greedy.mjs NODE_DIR MODEL_DIR SOURCES_JSON OUT_JSON [MAX_LEN [REPEAT]]
+//   node tools/bench/ort_greedy.mjs NODE_DIR MODEL_DIR SOURCES_JSON OUT_JSON [MAX_LEN]
 //
 // NODE_DIR holds node_modules/onnxruntime-node (tools/bench/setup_node.sh installs it);
 // MODEL_DIR holds encoder.onnx, decoder.onnx and trivial.onnx (export_onnx.py writes them, or
 // the int8 pair from quantize_onnx.py). SOURCES_JSON is a list of source id lists. The greedy
 // loop is MODEL.md's: argmax with ties to the lowest id, stop at </s> (id 3) or after max_len
-// tokens (default 64). OUT_JSON gets the output ids per word, the timing of the loop over all
-// words (sessions created and warmed up before; the fastest of REPEAT passes, default 1), and
-// ONNX Runtime's per-call overhead measured on a trivial graph and on the decoder step with a
-// one-character source.
+// tokens (default 64). Sessions as ONNX Runtime's docs advise for CPU inference: all graph
+// optimizations, the CPU provider, sequential execution, one intra-op and one inter-op thread.
+//
+// One timed pass over all words per process, after a warm-up on the first 10 (bench.py runs
+// the passes, interleaved with every other row's). OUT_JSON gets the output ids per word, the
+// pass's timing, ONNX Runtime's per-call overhead measured on a trivial graph and on the
+// decoder step with a one-character source, and the one-thread check: over the timed pass, the
+// process's CPU time (process.cpuUsage(), all threads) may exceed the wall time by 10 % at
+// most, and the CPU time of all threads but the main one (/proc/self/task/*/stat, in clock
+// ticks) may be 10 % of the main thread's at most (+ 2 ticks of rounding); else it exits 3
+// rather than report a multi-threaded figure. The second check also holds on a loaded machine,
+// where wall time alone would hide a second thread; it counts V8's helper threads (garbage
+// collection) too, which a one-thread figure should not lean on either.
 import { createRequire } from 'node:module';
 import fs from 'node:fs';
 import path from 'node:path';
 
-const [nodeDir, modelDir, sourcesPath, outPath, maxLenArg, repeatArg] = process.argv.slice(2);
+const [nodeDir, modelDir, sourcesPath, outPath, maxLenArg] = process.argv.slice(2);
 if (!outPath) {
-  console.error('usage: node ort_greedy.mjs NODE_DIR MODEL_DIR SOURCES_JSON OUT_JSON [MAX_LEN [REPEAT]]');
+  console.error('usage: node ort_greedy.mjs NODE_DIR MODEL_DIR SOURCES_JSON OUT_JSON [MAX_LEN]');
   process.exit(2);
 }
 const require = createRequire(path.join(path.resolve(nodeDir), 'package.json'));
 const ort = require('onnxruntime-node');
 const MAX_LEN = Number(maxLenArg || 64);
-const REPEAT = Math.max(1, Number(repeatArg || 1));
 const BOS = 2n, EOS = 3;
 
 // One intra-op and one inter-op thread: the same single core every other row of the table uses.
@@ -72,17 +80,42 @@ async function perCall(fn, calls, reps = 5) {
 const sources = JSON.parse(fs.readFileSync(sourcesPath, 'utf8'));
 for (const ids of sources.slice(0, 10)) await translate(ids);   // warm-up: first-run allocations
 
-let hyps = [], steps = 0, seconds = Infinity;
-for (let pass = 0; pass < REPEAT; pass++) {
-  hyps = [];
-  steps = 0;
-  const t0 = process.hrtime.bigint();
-  for (const ids of sources) {
-    const [out, n] = await translate(ids);
-    hyps.push(out);
-    steps += n;
+// CPU clock ticks (utime + stime) of each thread of this process, by thread id.
+function threadTicks() {
+  const ticks = new Map();
+  for (const tid of fs.readdirSync('/proc/self/task')) {
+    try {
+      const stat = fs.readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');   // fields from 3 (state) on
+      ticks.set(tid, Number(f[11]) + Number(f[12]));                 // 14 utime, 15 stime
+    } catch { /* the thread ended */ }
   }
-  seconds = Math.min(seconds, Number(process.hrtime.bigint() - t0) / 1e9);
+  return ticks;
+}
+
+const hyps = [];
+let steps = 0;
+const ticks0 = threadTicks();
+const cpu0 = process.cpuUsage();
+const t0 = process.hrtime.bigint();
+for (const ids of sources) {
+  const [out, n] = await translate(ids);
+  hyps.push(out);
+  steps += n;
+}
+const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
+const cpu1 = process.cpuUsage(cpu0);
+const cpuSeconds = (cpu1.user + cpu1.system) / 1e6;
+let mainTicks = 0, otherTicks = 0;
+for (const [tid, t] of threadTicks()) {
+  const d = t - (ticks0.get(tid) || 0);
+  if (tid === String(process.pid)) mainTicks = d; else otherTicks += d;
+}
+if (cpuSeconds > 1.1 * seconds || otherTicks > 0.1 * mainTicks + 2) {
+  console.error(`ort_greedy: more than one thread computed: process CPU ${cpuSeconds.toFixed(3)} ` +
+                `s, wall ${seconds.toFixed(3)} s, main thread ${mainTicks} ticks, other ` +
+                `threads ${otherTicks} ticks`);
+  process.exit(3);
 }
 
 // Overhead: a graph with one Identity on one float (nothing to compute: what remains is the
@@ -101,5 +134,5 @@ fs.writeFileSync(outPath, JSON.stringify({
   words: sources.length, seconds, words_per_s: sources.length / seconds,
   us_per_word: seconds * 1e6 / sources.length, decoder_calls: steps, encoder_calls: sources.length,
   trivial_call_us: trivialUs, decoder_step_s1_us: stepUs, ort_version: ort.env.versions,
-  hyps,
+  cpu_s: cpuSeconds, main_thread_ticks: mainTicks, other_thread_ticks: otherTicks, hyps,
 }));
