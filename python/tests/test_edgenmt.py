@@ -8,7 +8,7 @@ converted to float32; EDGENMT_REPO the source tree.
   2,000 words with the model's stored defaults (beam 5, alpha 0.6), n-best 3 with scores;
 - attention from translate_nbest equals the CLI's --alignments JSON;
 - on the first 300 test words, greedy and beam 5 outputs equal the PyTorch reference's
-  (converter/reference, evaluate.py's options), as the CLI's do (shipped_f32_test_split_*).
+  (converter/reference, evaluate.py's options), as the CLI's do (f32_matches_reference_*).
 """
 import json
 import os

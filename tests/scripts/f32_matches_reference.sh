@@ -1,11 +1,19 @@
 #!/usr/bin/env bash
-# The runtime's `edgenmt eval` on a whole split must give the float reference's WER and PER
-# (models/g2p-en/metrics.json, written by converter/reference/train.py) to 0.01.
-# usage: eval_matches_metrics.sh CLI MODEL_FILE DATA_TSV METRICS_JSON SPLIT SEARCH BEAM
+# The float32 runtime against the PyTorch reference on a whole split, word by word: `edgenmt
+# eval --outputs` (default backend) must give the reference's WER and PER (metrics.json, to
+# 0.01) and the reference's output for every word (models/<name>/outputs/<split>.<search>.tsv,
+# written by converter/reference/golden_outputs.py), or a difference that is a near-tie under
+# the reference (golden_outputs.py compare lists each one with both scores).
+# usage: f32_matches_reference.sh CLI MODEL_FILE DATA_TSV CHECKPOINT_DIR SPLIT SEARCH BEAM
 set -euo pipefail
-cli=$1 model=$2 data=$3 metrics=$4 split=$5 search=$6 beam=$7
+cli=$1 model=$2 data=$3 checkpoint=$4 split=$5 search=$6 beam=$7
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+golden=$checkpoint/outputs/$split.$search.tsv
+metrics=$checkpoint/metrics.json
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
 
-line=$("$cli" eval -m "$model" --data "$data" --beam "$beam" | tail -n 1)
+line=$("$cli" eval -m "$model" --data "$data" --beam "$beam" --outputs "$work/outputs.tsv" | tail -n 1)
 echo "runtime:   $line"
 expected=$(/usr/bin/python3 -c '
 import json, sys
@@ -25,5 +33,8 @@ if got[0] != want[0]:
 for name, g, w in (("WER", got[1], want[1]), ("PER", got[2], want[2])):
     if abs(g - w) > 0.01 + 1e-9:
         sys.exit(f"{name} {g:.2f} differs from the reference's {w:.2f} by more than 0.01")
-print("OK: runtime matches the float reference")
+print("OK: runtime's WER and PER are the float reference's")
 PY
+/usr/bin/python3 "$here/../../converter/reference/golden_outputs.py" compare --model "$checkpoint" \
+  --golden "$golden" --outputs "$work/outputs.tsv" --beam "$beam" \
+  --metrics "$metrics" --data "$data" --split "$split" --search "$search"

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # docs/INT8.md "Accuracy contract": an int8 file of the shipped model against its float32 file
-# on a data split with `edgenmt eval --reference`: WER(int8) - WER(f32) <= 0.5 absolute,
-# PER delta <= 0.15, outputs identical on >= 98 % of words (greedy only), and the int8 file at
-# most 30 % of the float32 file's bytes.
+# on a data split with `edgenmt eval --reference` (both on the default backend): WER(int8) -
+# WER(f32) <= 0.15 absolute, PER delta <= 0.15, outputs identical on >= 99.2 % of words (greedy
+# and beam search alike), and the int8 file at most 30 % of the float32 file's bytes. The bounds
+# are what the shipped models measure (docs/INT8.md) with a margin.
 # usage: int8_accuracy.sh CLI INT8_FILE F32_FILE DATA_TSV BEAM [LIMIT]
 set -euo pipefail
 cli=$1 model=$2 reference=$3 data=$4 beam=$5 limit=${6:-0}
@@ -25,12 +26,12 @@ agreement = float(find(r"^agreement=([0-9.]+)%")[1])
 failures = []
 wer_delta = float(got[2]) - float(ref[2])
 per_delta = float(got[3]) - float(ref[3])
-if wer_delta > 0.5 + 1e-9:
-    failures.append(f"WER delta {wer_delta:+.2f} > 0.5")
+if wer_delta > 0.15 + 1e-9:
+    failures.append(f"WER delta {wer_delta:+.2f} > 0.15")
 if per_delta > 0.15 + 1e-9:
     failures.append(f"PER delta {per_delta:+.2f} > 0.15")
-if beam == 1 and agreement < 98.0:
-    failures.append(f"greedy agreement {agreement:.2f} % < 98 %")
+if agreement < 99.2:
+    failures.append(f"agreement {agreement:.2f} % < 99.2 % (beam {beam})")
 ratio = os.path.getsize(model) / os.path.getsize(reference)
 if ratio > 0.30:
     failures.append(f"file is {100 * ratio:.1f} % of float32 (> 30 %)")

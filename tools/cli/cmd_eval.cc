@@ -30,6 +30,8 @@ int RunEval(int argc, char** argv) {
   AddDecodeOptions(&args);
   args.AddOption("--reference", "float model file to compare outputs and log-probs with");
   args.AddOption("--limit", "score only the first N words");
+  args.AddOption("--outputs", "write word<TAB>output<TAB>score per word to FILE (golden format: "
+                              "converter/reference/golden_outputs.py)");
   std::string error;
   const CommandLine::Outcome parsed = args.Parse(argc, argv, &error);
   if (parsed == CommandLine::Outcome::kHelp) {
@@ -53,7 +55,7 @@ int RunEval(int argc, char** argv) {
   decode.min_len = 0;
   decode.max_len = 64;
   decode.max_len_ratio = 0.0f;
-  KernelBackend backend = KernelBackend::kReference;
+  KernelBackend backend = DefaultKernelBackend();
   int limit = 0;
   if (!ReadDecodeFlags(args, &decode, &backend, &error) ||
       !args.GetInt("--limit", 1, 1 << 30, &limit, &error)) {
@@ -87,6 +89,14 @@ int RunEval(int argc, char** argv) {
     }
   }
 
+  FILE* outputs = nullptr;
+  if (args.Has("--outputs")) {
+    outputs = std::fopen(args.Get("--outputs").c_str(), "w");
+    if (outputs == nullptr) {
+      std::fprintf(stderr, "edgenmt eval: error: cannot write %s\n", args.Get("--outputs").c_str());
+      return kExitData;
+    }
+  }
   ErrorRateAccumulator scores, reference_scores;
   int64_t failed = 0, identical = 0, compared = 0;
   // Teacher-forced comparison on the reference model's own output: per step |log p - log p_ref|.
@@ -109,6 +119,12 @@ int RunEval(int argc, char** argv) {
                    StatusName(status), session.translator().error_detail());
     } else {
       hypothesis = HypothesisTokens(result);
+    }
+    if (outputs != nullptr) {
+      const Hypothesis* best = status == Status::kOk ? &result.hypotheses[0] : nullptr;
+      std::fprintf(outputs, "%s\t%.*s\t%.6f\n", item.source.c_str(),
+                   best ? static_cast<int>(best->text_length) : 0, best ? best->text : "",
+                   best ? static_cast<double>(best->score) : -INFINITY);
     }
     scores.Add(hypothesis, item.references);
     if (compare) {
@@ -135,6 +151,10 @@ int RunEval(int argc, char** argv) {
         }
       }
     }
+  }
+  if (outputs != nullptr && std::fclose(outputs) != 0) {
+    std::fprintf(stderr, "edgenmt eval: error: writing %s failed\n", args.Get("--outputs").c_str());
+    return kExitData;
   }
   const double words_per_second = seconds > 0 ? static_cast<double>(items.size()) / seconds : 0.0;
   std::fprintf(stderr,

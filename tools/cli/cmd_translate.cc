@@ -169,7 +169,7 @@ int RunTranslate(int argc, char** argv) {
                  KernelBackendVariant(backend));
   }
   if (profile) {
-    profile->Print(stderr, backend, model.model().config().scheme, session.arena_bytes(), decode.beam);
+    profile->Print(stderr, backend, session.arena_bytes(), decode.beam);
   }
   return failed > 0 ? kExitSomeLinesFailed : kExitOk;
 }

@@ -32,8 +32,7 @@ void StageProfile::End(void* context, ProfileStage stage) {
   if (!self->stack_.empty()) self->stack_.back().inner_seconds += elapsed;
 }
 
-void StageProfile::Print(FILE* out, KernelBackend backend, QuantScheme scheme, size_t arena_bytes,
-                         int32_t beam) const {
+void StageProfile::Print(FILE* out, KernelBackend backend, size_t arena_bytes, int32_t beam) const {
   const double lines = translations_ > 0 ? static_cast<double>(translations_) : 1.0;
   const double total = translate_seconds_ > 0.0 ? translate_seconds_ : 1e-12;
   std::fprintf(out, "edgenmt translate: profile of %lld line(s), beam %d, backend %s (%s), arena %zu "
@@ -45,14 +44,12 @@ void StageProfile::Print(FILE* out, KernelBackend backend, QuantScheme scheme, s
     ProfileStage stage;
     const char* label;
   };
-  const bool integer = scheme == QuantScheme::kInt8Full;
   const Row rows[] = {
       {ProfileStage::kEncoder, "encoder"},
       {ProfileStage::kRecurrentCell, "recurrent cell (decoder)"},
       {ProfileStage::kAttention, "attention"},
       {ProfileStage::kOutputProjection, "output projection"},
-      {ProfileStage::kDecoderStep, integer ? "decoder step (integer, not split)"
-                                           : "decoder step, rest (embed, reorder)"},
+      {ProfileStage::kDecoderStep, "decoder step, rest (embed, reorder)"},
       {ProfileStage::kSearch, "search (beam bookkeeping)"},
   };
   double staged = 0.0;

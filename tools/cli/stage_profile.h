@@ -28,7 +28,7 @@ class StageProfile {
 
   // The table: per stage calls, ms, ms per line and share; the backend of each kernel
   // operation; the arena.
-  void Print(FILE* out, KernelBackend backend, QuantScheme scheme, size_t arena_bytes,
+  void Print(FILE* out, KernelBackend backend, size_t arena_bytes,
              int32_t beam) const;
 
  private:
