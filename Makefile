@@ -3,7 +3,9 @@
 #   make build    configure + build build/host (CMake preset "host")
 #   make install  install into PREFIX (default build/install): see README "Installing"
 #   make models   convert models/g2p-en and models/g2p-en-mcu -> build/models/<name>.{f32,int8,int8-full}.enmt
-#   make demo     translate a few words with the CLI and print the timing
+#   make demo     install only the demo's packages (scripts/install-deps.sh demo), build the CLI
+#                 and the converter (preset "demo": build/host without the tests), convert the
+#                 int8 model and translate a few words with the default (SIMD) backend, timed
 #   make test     deps, build, models, every test (C++ and the Python reference) via ctest, then
 #                 `make test-arm`, `make test-cortex-m`, `make asan` and `make fuzz FUZZ_SECONDS=60`
 #   make test-arm cross-build the runtime and the portable tests for ARMv7-A (32-bit size_t;
@@ -65,6 +67,7 @@ all: build
 deps:
 	scripts/install-deps.sh
 
+# The host preset builds the tests (EDGENMT_BUILD_TESTS=ON), the demo preset the same tree without.
 configure:
 	cmake --preset host
 
@@ -91,10 +94,18 @@ models: build
 	    --dtype $$dtype --calibration data/g2p/dev.tsv; \
 	done
 
-demo: deps build models
+demo:
+	scripts/install-deps.sh demo
+	cmake --preset demo
+	cmake --build --preset demo -j $(JOBS)
+	mkdir -p $(dir $(MODEL_INT8))
+	@if [[ ! -f $(CHECKPOINT)/model.safetensors ]]; then \
+	  echo "make demo: $(CHECKPOINT)/model.safetensors is missing" >&2; exit 2; \
+	fi
+	$(CONVERT) --checkpoint $(CHECKPOINT) --out $(MODEL_INT8) --dtype int8
 	@printf '%s\n' $(DEMO_WORDS) > build/demo-words.txt
 	@start=$$(date +%s%N); \
-	$(CLI) translate -m $(MODEL) < build/demo-words.txt; \
+	$(CLI) translate -m $(MODEL_INT8) --beam 1 --timing < build/demo-words.txt; \
 	end=$$(date +%s%N); \
 	echo "demo: $(words $(DEMO_WORDS)) words in $$(( (end - start) / 1000000 )) ms (process start, model load and translation)"
 

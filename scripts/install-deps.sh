@@ -1,18 +1,25 @@
 #!/usr/bin/env bash
 # Installs the Debian packages edgenmt needs to build, test and run its Python reference.
+#   install-deps.sh        everything (make deps, make test)
+#   install-deps.sh demo   only what `make demo` needs: the compiler, CMake, FlatBuffers and the
+#                          converter's and CLI's libraries (a few dozen packages, no cross
+#                          toolchains, no PyTorch)
 # Only missing packages are installed; `apt-get update` runs once, and only if something is
-# missing. Needs root (or sudo). Extend PACKAGES as the project grows.
+# missing. Needs root (or sudo). Extend the lists as the project grows.
 set -euo pipefail
 
-PACKAGES=(
+DEMO_PACKAGES=(
   # build
   build-essential cmake ninja-build pkg-config
-  # the XNNPACK kernel backend (docs/BACKENDS.md)
-  libxnnpack-dev libpthreadpool-dev
   # model file format and converter
   libflatbuffers-dev flatbuffers-compiler nlohmann-json3-dev libssl-dev
-  # command-line parsing (edgenmt CLI)
+  # command-line parsing (edgenmt CLI, edgenmt-convert)
   libcli11-dev
+)
+PACKAGES=(
+  "${DEMO_PACKAGES[@]}"
+  # the XNNPACK kernel backend (docs/BACKENDS.md)
+  libxnnpack-dev libpthreadpool-dev
   # tests and benchmarks
   libgtest-dev libgmock-dev libbenchmark-dev
   # fuzzing / sanitizers (CMake preset "fuzz")
@@ -32,9 +39,14 @@ PACKAGES=(
   # make bench's ONNX Runtime peer: ONNX export/quantization and onnxruntime-node under node
   python3-onnx nodejs
 )
+case "${1:-all}" in
+  demo) PACKAGES=("${DEMO_PACKAGES[@]}") ;;
+  all) ;;
+  *) echo "usage: $0 [demo|all]" >&2; exit 2 ;;
+esac
 # npm: Debian's npm package conflicts with a nodejs that bundles npm (NodeSource's), and
 # installing it would remove that nodejs; ask for it only when no npm command exists.
-command -v npm >/dev/null 2>&1 || PACKAGES+=(npm)
+[[ "${1:-all}" == demo ]] || command -v npm >/dev/null 2>&1 || PACKAGES+=(npm)
 
 missing=()
 for pkg in "${PACKAGES[@]}"; do
