@@ -164,6 +164,13 @@ class Translator {
 
  private:
   Status CheckOptions(const TranslateOptions& options);
+  // The source checks TranslateIds and ScoreIds share (pointer and sign already checked):
+  // kSourceEmpty, kSourceTooLong, kSourceTokenOutOfRange.
+  Status CheckSource(const int32_t* src_ids, int32_t src_len);
+  // Writes the concatenated parts (C strings, integers) into error_detail_ and returns
+  // `status`; defined in translator_state.h.
+  template <typename... Parts>
+  Status Fail(Status status, const Parts&... parts);
 
   const Model* model_ = nullptr;
   State* state_ = nullptr;  // lives in the arena
