@@ -1,6 +1,5 @@
 #include "edgenmt/translator.h"
 
-#include <math.h>
 #include <new>
 #include <string.h>
 
@@ -83,19 +82,6 @@ Status Translator::State::Prepare(const Model& model, const SessionLimits& limit
   text_stride = (text_stride + kArenaAlignment - 1) & ~(kArenaAlignment - 1);
   text = arena->AllocateArray<char>(static_cast<size_t>(limits.max_nbest), text_stride);
   return Status::kOk;
-}
-
-TranslateOptions TranslateOptions::FromModel(const Model& model) {
-  const DecodingDefaults& d = model.decoding_defaults();
-  TranslateOptions options;
-  options.beam = d.beam;
-  options.nbest = d.nbest;
-  options.alpha = d.alpha;
-  options.beta = d.beta;
-  options.min_len = d.min_len;
-  options.max_len = d.max_len;
-  options.max_len_ratio = d.max_len_ratio;
-  return options;
 }
 
 namespace {
@@ -202,24 +188,21 @@ Status Translator::Init(const Model* model, void* arena, size_t arena_bytes,
 }
 
 Status Translator::CheckOptions(const TranslateOptions& o) {
-  ErrorDetail detail(error_detail_, sizeof(error_detail_));
-  Status status = Status::kOk;
-  if (o.beam < 1 || o.nbest < 1 || o.nbest > o.beam || !(o.alpha >= 0.0f) ||
-      !(o.beta >= 0.0f) || o.min_len < 0 || o.max_len < 1 || !(o.max_len_ratio >= 0.0f) ||
-      !isfinite(o.alpha) || !isfinite(o.beta) || !isfinite(o.max_len_ratio)) {
-    status = detail.Fail(Status::kInvalidArgument, "options out of range: need beam >= 1, "
-                         "1 <= nbest <= beam, alpha, beta, ratio >= 0, min_len >= 0, "
-                         "max_len >= 1");
-  } else if (o.beam > limits_.max_beam || o.nbest > limits_.max_nbest ||
-             o.max_len > limits_.max_tgt_len) {
-    status = detail.Fail(Status::kLimitExceeded, "beam ", o.beam, "/", limits_.max_beam,
-                         ", nbest ", o.nbest, "/", limits_.max_nbest, ", max_len ", o.max_len,
-                         "/", limits_.max_tgt_len, " (option/session limit)");
-  } else if (o.return_attention && !limits_.attention) {
-    status = detail.Fail(Status::kLimitExceeded, "return_attention needs SessionLimits::"
-                         "attention");
+  // The session's sizes first: Init keeps every limit within the format's caps, so a beam or
+  // max_len past a cap is reported as beyond the session (kLimitExceeded); then the range check
+  // shared with the model file and the converter (kInvalidArgument).
+  if (o.beam > limits_.max_beam || o.nbest > limits_.max_nbest ||
+      o.max_len > limits_.max_tgt_len) {
+    return Fail(Status::kLimitExceeded, "beam ", o.beam, "/", limits_.max_beam, ", nbest ",
+                o.nbest, "/", limits_.max_nbest, ", max_len ", o.max_len, "/",
+                limits_.max_tgt_len, " (option/session limit)");
   }
-  return status;
+  EDGENMT_RETURN_IF_ERROR(
+      ValidateDecodingOptions(o, "options.", error_detail_, sizeof(error_detail_)));
+  if (o.return_attention && !limits_.attention) {
+    return Fail(Status::kLimitExceeded, "return_attention needs SessionLimits::attention");
+  }
+  return Status::kOk;
 }
 
 Status Translator::CheckSource(const int32_t* src_ids, int32_t src_len) {
@@ -275,23 +258,13 @@ Status Translator::TranslateIds(const int32_t* src_ids, int32_t src_len,
   State& s = *state_;
   if (src_ids != s.src_ids) memmove(s.src_ids, src_ids, sizeof(int32_t) * static_cast<size_t>(src_len));
 
-  SearchOptions search_options;
-  search_options.beam = options.beam;
-  search_options.nbest = options.nbest;
-  search_options.alpha = options.alpha;
-  search_options.beta = options.beta;
-  search_options.min_len = options.min_len;
-  search_options.max_len = options.max_len;
-  search_options.max_len_ratio = options.max_len_ratio;
-  search_options.keep_attention = options.return_attention;
-
   {
     ProfileScope encoder(ProfileStage::kEncoder);
     s.decoder.Encode(s.src_ids, src_len);
   }
   {
     ProfileScope search(ProfileStage::kSearch);
-    s.search.Run(&s.decoder, search_options);
+    s.search.Run(&s.decoder, options);
   }
 
   for (int32_t n = 0; n < s.search.num_results(); ++n) {
