@@ -6,6 +6,7 @@
 #include <string.h>
 #include <time.h>
 
+#include <algorithm>
 #include <memory>
 
 #include "atomic_file.h"
@@ -65,22 +66,20 @@ ModelFileContents MakeModelFileContents(const Checkpoint& ckpt, const ConvertOpt
   if (plan_src_len < 1 || plan_src_len > config.max_src_len)
     throw Usage("--max-src-len", std::to_string(plan_src_len) + " not in [1, config max_src_len=" +
                                      std::to_string(config.max_src_len) + "]");
-  if (o.beam < 1 || o.beam > kMaxDecodingBeam)
-    throw Usage("--beam", std::to_string(o.beam) + " not in [1, " + std::to_string(kMaxDecodingBeam) + "]");
-  if (o.nbest < 1 || o.nbest > o.beam)
-    throw Usage("--nbest", std::to_string(o.nbest) + " not in [1, beam=" + std::to_string(o.beam) + "]");
-  if (!std::isfinite(o.alpha) || o.alpha < 0) throw Usage("--alpha", "must be finite and >= 0");
-  if (!std::isfinite(o.beta) || o.beta < 0) throw Usage("--beta", "must be finite and >= 0");
-  if (!std::isfinite(o.max_len_ratio) || o.max_len_ratio < 0)
-    throw Usage("--max-len-ratio", "must be finite and >= 0");
-  const int32_t max_len = o.max_len == 0 ? DefaultMaxLen(plan_src_len) : o.max_len;
-  if (max_len < 1 || max_len > kMaxModelDim)
-    throw Usage("--max-len", std::to_string(max_len) + " not in [1, " + std::to_string(kMaxModelDim) + "]");
-  if (o.min_len < 0 || o.min_len > max_len)
-    throw Usage("--min-len", std::to_string(o.min_len) + " not in [0, max_len=" + std::to_string(max_len) + "]");
-  m.decoding = DecodingDefaults{o.beam, o.nbest, o.alpha, o.beta, o.min_len, max_len, o.max_len_ratio};
+  m.decoding = o.decoding;
+  if (m.decoding.max_len == 0) m.decoding.max_len = DefaultMaxLen(plan_src_len);
+  m.decoding.return_attention = false;  // a session's choice, not a file's
+  // The runtime's own check (Model::Load runs it again); its "<field>: why" becomes
+  // "--<field-with-dashes>: why".
+  const char* field = nullptr;
+  char why[160];
+  if (ValidateDecodingOptions(m.decoding, "", why, sizeof(why), &field) != Status::kOk) {
+    std::string flag = std::string("--") + field;
+    std::replace(flag.begin(), flag.end(), '_', '-');
+    throw Usage(flag, why + strlen(field) + 2);
+  }
   // bytes is filled in by Convert() from the runtime's planner (ArenaPlanLimits()).
-  m.arena_plan = ArenaPlan{plan_src_len, o.beam, 0};
+  m.arena_plan = ArenaPlan{plan_src_len, m.decoding.beam, 0};
 
   m.src_vocab.tokens = ckpt.src_tokens;
   m.tgt_vocab.tokens = ckpt.tgt_tokens;

@@ -25,18 +25,28 @@ constexpr float kDefaultMaxLenRatio = 0.0f;
 // max_len defaults to 2 * max_src_len + 2: G2P and word-level outputs stay well below it.
 int32_t DefaultMaxLen(int32_t max_src_len);
 
+// The constants above as the options struct; max_len 0 stands for DefaultMaxLen.
+inline DecodingOptions DefaultDecoding() {
+  DecodingOptions d;
+  d.beam = kDefaultBeam;
+  d.nbest = kDefaultNbest;
+  d.alpha = kDefaultAlpha;
+  d.beta = kDefaultBeta;
+  d.min_len = kDefaultMinLen;
+  d.max_len = 0;
+  d.max_len_ratio = kDefaultMaxLenRatio;
+  return d;
+}
+
 struct ConvertOptions {
   std::string checkpoint_dir;
   std::string out_path;
   QuantScheme scheme = QuantScheme::kFloat32;
   int32_t max_src_len = 0;  // arena plan source length; 0 = config.max_src_len
-  int32_t beam = kDefaultBeam;  // default beam and arena plan beam
-  int32_t nbest = kDefaultNbest;
-  float alpha = kDefaultAlpha;
-  float beta = kDefaultBeta;
-  int32_t min_len = kDefaultMinLen;
-  int32_t max_len = 0;  // 0 = DefaultMaxLen(arena max_src_len)
-  float max_len_ratio = kDefaultMaxLenRatio;
+  // The decoding defaults the file stores (checked by ValidateDecodingOptions, each bad field
+  // reported as its flag: --beam, --min-len...). decoding.beam is also the arena plan's beam;
+  // decoding.max_len 0 = DefaultMaxLen(arena max_src_len); return_attention is not stored.
+  DecodingOptions decoding = DefaultDecoding();
   std::string created;  // ISO 8601; empty = today (UTC), or SOURCE_DATE_EPOCH's date if set
   // int8-full calibration sources (docs/INT8.md "Calibration"): TSV, first field per line.
   std::string calibration_path = "data/g2p/dev.tsv";
@@ -50,7 +60,7 @@ struct ConvertOptions {
 
 struct ConvertSummary {
   ModelConfig config{};
-  DecodingDefaults decoding{};
+  DecodingOptions decoding{};
   ArenaPlan arena_plan{};
   int64_t parameters = 0;
   int32_t tensors = 0;

@@ -14,6 +14,7 @@
 namespace {
 
 using edgenmt::converter::ConvertError;
+using edgenmt::DecodingOptions;
 using edgenmt::converter::ConvertOptions;
 using edgenmt::converter::kExitUsage;
 
@@ -98,16 +99,17 @@ ConvertOptions ParseArgs(int argc, char** argv) {
     }
   }
   if (has("--max-src-len")) o.max_src_len = ParseInt("--max-src-len", values["--max-src-len"]);
-  if (has("--beam")) o.beam = ParseInt("--beam", values["--beam"]);
-  if (has("--nbest")) o.nbest = ParseInt("--nbest", values["--nbest"]);
-  if (has("--alpha")) o.alpha = ParseFloat("--alpha", values["--alpha"]);
-  if (has("--beta")) o.beta = ParseFloat("--beta", values["--beta"]);
-  if (has("--min-len")) o.min_len = ParseInt("--min-len", values["--min-len"]);
+  DecodingOptions& d = o.decoding;
+  if (has("--beam")) d.beam = ParseInt("--beam", values["--beam"]);
+  if (has("--nbest")) d.nbest = ParseInt("--nbest", values["--nbest"]);
+  if (has("--alpha")) d.alpha = ParseFloat("--alpha", values["--alpha"]);
+  if (has("--beta")) d.beta = ParseFloat("--beta", values["--beta"]);
+  if (has("--min-len")) d.min_len = ParseInt("--min-len", values["--min-len"]);
   if (has("--max-len")) {
-    o.max_len = ParseInt("--max-len", values["--max-len"]);
-    if (o.max_len == 0) throw ConvertError(kExitUsage, "--max-len", "must be >= 1");
+    d.max_len = ParseInt("--max-len", values["--max-len"]);
+    if (d.max_len == 0) throw ConvertError(kExitUsage, "--max-len", "must be >= 1");
   }
-  if (has("--max-len-ratio")) o.max_len_ratio = ParseFloat("--max-len-ratio", values["--max-len-ratio"]);
+  if (has("--max-len-ratio")) d.max_len_ratio = ParseFloat("--max-len-ratio", values["--max-len-ratio"]);
   if (has("--created")) o.created = values["--created"];
   if (has("--calibration")) {
     o.calibration_path = values["--calibration"];

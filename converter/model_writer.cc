@@ -64,7 +64,7 @@ std::vector<uint8_t> BuildModelFile(const ModelFileContents& m) {
       static_cast<fb::ModelType>(c.model_type));
   auto src_vocab = WriteVocabulary(b, m.src_vocab);
   auto tgt_vocab = WriteVocabulary(b, m.tgt_vocab);
-  const DecodingDefaults& d = m.decoding;
+  const DecodingOptions& d = m.decoding;
   auto decoding = fb::CreateDecodingDefaults(b, d.beam, d.nbest, d.alpha, d.beta, d.min_len,
                                              d.max_len, d.max_len_ratio);
   auto plan = fb::CreateArenaPlan(b, m.arena_plan.max_src_len, m.arena_plan.beam, m.arena_plan.bytes);

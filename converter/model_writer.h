@@ -28,7 +28,7 @@ struct ModelFileContents {
   ModelConfig config{};
   VocabularyRecord src_vocab, tgt_vocab;
   std::vector<TensorRecord> tensors;  // one buffer per tensor, in this order
-  DecodingDefaults decoding{};
+  DecodingOptions decoding{};
   ArenaPlan arena_plan{};
   std::string checkpoint_sha256, converter_version, created, source;
   // Required for int8-full LSTM models (one per ExpectedActivations() name), empty otherwise.

@@ -158,7 +158,7 @@ TEST_F(ConverterCli, RoundTripKeepsEveryNumberTokenAndOption) {
   EXPECT_EQ(std::string(p.source), ckpt_dir());
   EXPECT_EQ(std::string(p.converter_version).rfind("edgenmt-convert ", 0), 0u);
 
-  const DecodingDefaults& d = m.decoding_defaults();
+  const DecodingOptions& d = m.decoding_defaults();
   EXPECT_EQ(d.beam, 4);
   EXPECT_EQ(d.nbest, 2);
   EXPECT_FLOAT_EQ(d.alpha, 0.5f);
@@ -179,7 +179,7 @@ TEST_F(ConverterCli, DefaultsAreDocumentedValues) {
   ASSERT_EQ(Convert().exit_code, 0);
   LoadedModel loaded(out_file());
   ASSERT_EQ(loaded.status, Status::kOk) << loaded.model.error_detail();
-  const DecodingDefaults& d = loaded.model.decoding_defaults();
+  const DecodingOptions& d = loaded.model.decoding_defaults();
   EXPECT_EQ(d.beam, converter::kDefaultBeam);
   EXPECT_EQ(d.nbest, converter::kDefaultNbest);
   EXPECT_FLOAT_EQ(d.alpha, converter::kDefaultAlpha);
@@ -322,7 +322,10 @@ TEST_F(ConverterCli, BadUsageExitsOne) {
   EXPECT_EQ(RunConverter("--bogus", work_).exit_code, 1);
   ExpectFailure(Convert("--dtype float16"), 1, "--dtype");
   ExpectFailure(Convert("--beam 0"), 1, "--beam");
-  ExpectFailure(Convert("--beam 2 --nbest 3"), 1, "--nbest");
+  ExpectFailure(Convert("--beam 2 --nbest 3"), 1, "--nbest: 3 not in [1, beam=2]");
+  // The runtime's ValidateDecodingOptions names the field; the converter names the flag.
+  ExpectFailure(Convert("--min-len 9 --max-len 8"), 1, "--min-len: 9 not in [0, max_len=8]");
+  ExpectFailure(Convert("--max-len-ratio -1"), 1, "--max-len-ratio: must be finite and >= 0");
   ExpectFailure(Convert("--max-src-len 1000"), 1, "--max-src-len");
   ExpectFailure(Convert("--alpha nan"), 1, "--alpha");
   ExpectFailure(Convert("--beam x"), 1, "--beam");

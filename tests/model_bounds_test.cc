@@ -43,7 +43,7 @@ ModelFileContents Contents(const ModelConfig& config, QuantScheme scheme) {
   ckpt.tensors = testing::TinyTensors(config);
   converter::ConvertOptions options;
   options.scheme = scheme;
-  options.max_len = 4;
+  options.decoding.max_len = 4;
   options.created = "2024-01-01";
   return converter::MakeModelFileContents(ckpt, options);
 }

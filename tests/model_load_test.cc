@@ -294,9 +294,11 @@ TEST(ModelLoad, RejectsInvalidConfigs) {
                     }),
                     Status::kModelConfigInvalid, "input_feeding");
   EXPECT_LOAD_FAILS(LoadMutated([](ModelFileContents& c) { c.decoding.nbest = c.decoding.beam + 1; }),
-                    Status::kModelConfigInvalid, "nbest");
+                    Status::kModelConfigInvalid, "decoding.nbest: ");
   EXPECT_LOAD_FAILS(LoadMutated([](ModelFileContents& c) { c.decoding.alpha = -1; }),
-                    Status::kModelConfigInvalid, "alpha");
+                    Status::kModelConfigInvalid, "decoding.alpha: must be finite and >= 0");
+  EXPECT_LOAD_FAILS(LoadMutated([](ModelFileContents& c) { c.decoding.min_len = c.decoding.max_len + 1; }),
+                    Status::kModelConfigInvalid, "decoding.min_len: ");
   EXPECT_LOAD_FAILS(LoadMutated([](ModelFileContents& c) { c.arena_plan.max_src_len = 1000; }),
                     Status::kModelConfigInvalid, "arena_plan.max_src_len");
 }

@@ -63,7 +63,7 @@ converter::ConvertOptions CalibratedOptions(QuantScheme scheme, int32_t max_len,
                                             int64_t calibration_lines) {
   converter::ConvertOptions options;
   options.scheme = scheme;
-  options.max_len = max_len;
+  options.decoding.max_len = max_len;
   options.created = "2024-01-01";
   options.calibration_path = std::string(EDGENMT_SOURCE_DIR) + "/data/g2p/dev.tsv";
   options.calibration_required = true;

@@ -1,5 +1,6 @@
 // Translator: arena planning (used == required, one byte less fails with the number), limits
 // and option errors, source errors, Translate vs TranslateIds, attention history.
+#include <math.h>
 #include <string.h>
 
 #include <string>
@@ -199,7 +200,41 @@ TEST_F(TranslatorTest, OptionErrors) {
   o = options_;
   o.max_len = 0;
   EXPECT_EQ(translator_.TranslateIds(src, 3, o, &result), Status::kInvalidArgument);
+  // The same range check as the model file's defaults (ValidateDecodingOptions).
+  o = options_;
+  o.min_len = o.max_len + 1;
+  EXPECT_EQ(translator_.TranslateIds(src, 3, o, &result), Status::kInvalidArgument);
+  EXPECT_NE(std::string(translator_.error_detail()).find("options.min_len: "), std::string::npos)
+      << translator_.error_detail();
   EXPECT_EQ(translator_.TranslateIds(src, 3, options_, nullptr), Status::kInvalidArgument);
+}
+
+TEST(DecodingOptions, OneRangeCheckNamesTheFirstBadField) {
+  DecodingOptions o;
+  char detail[160];
+  const char* field = "unset";
+  EXPECT_EQ(ValidateDecodingOptions(o, "x.", detail, sizeof(detail), &field), Status::kOk);
+  EXPECT_STREQ(detail, "");
+  EXPECT_EQ(field, nullptr);
+  o.beam = kMaxDecodingBeam + 1;
+  o.alpha = -1.0f;  // later in field order: beam is reported
+  EXPECT_EQ(ValidateDecodingOptions(o, "x.", detail, sizeof(detail), &field), Status::kInvalidArgument);
+  EXPECT_STREQ(detail, "x.beam: 1025 not in [1, 1024]");
+  EXPECT_STREQ(field, "beam");
+  o.beam = 2;
+  EXPECT_EQ(ValidateDecodingOptions(o, "", detail, sizeof(detail), &field), Status::kInvalidArgument);
+  EXPECT_STREQ(detail, "alpha: must be finite and >= 0");
+  o.alpha = 0.0f;
+  o.max_len_ratio = INFINITY;
+  EXPECT_EQ(ValidateDecodingOptions(o, "", nullptr, 0, &field), Status::kInvalidArgument);
+  EXPECT_STREQ(field, "max_len_ratio");
+  o.max_len_ratio = 0.0f;
+  o.max_len = kMaxModelDim + 1;
+  EXPECT_EQ(ValidateDecodingOptions(o, "", nullptr, 0, &field), Status::kInvalidArgument);
+  EXPECT_STREQ(field, "max_len");
+  o.max_len = 3;
+  o.min_len = 3;  // min_len == max_len is allowed
+  EXPECT_EQ(ValidateDecodingOptions(o, "", nullptr, 0), Status::kOk);
 }
 
 TEST_F(TranslatorTest, SourceErrors) {

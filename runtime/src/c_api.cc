@@ -46,18 +46,22 @@ edgenmt::SessionLimits ToLimits(const enmt_limits& in) {
   return limits;
 }
 
-edgenmt::TranslateOptions ToOptions(const enmt_options& in) {
-  edgenmt::TranslateOptions o;
-  o.beam = in.beam;
-  o.nbest = in.nbest;
-  o.alpha = in.alpha;
-  o.beta = in.beta;
-  o.min_len = in.min_len;
-  o.max_len = in.max_len;
-  o.max_len_ratio = in.max_len_ratio;
-  o.return_attention = in.return_attention != 0;
-  return o;
+// The one conversion between the C struct (kept for the ABI) and edgenmt::DecodingOptions,
+// used in both directions so a field is listed once.
+template <typename To, typename From>
+To CopyOptionFields(const From& in) {
+  To out{};
+  out.beam = in.beam;
+  out.nbest = in.nbest;
+  out.alpha = in.alpha;
+  out.beta = in.beta;
+  out.min_len = in.min_len;
+  out.max_len = in.max_len;
+  out.max_len_ratio = in.max_len_ratio;
+  out.return_attention = in.return_attention != 0;
+  return out;
 }
+static_assert(sizeof(enmt_options) == 8 * 4, "a new enmt_options field needs CopyOptionFields");
 
 bool ValidBackend(int32_t backend) { return backend >= 0 && backend <= ENMT_BACKEND_AUTO; }
 
@@ -94,7 +98,7 @@ void enmt_limits_default(const enmt_model* model, enmt_limits* out) {
   out->max_nbest = 1;
   out->backend = enmt_default_backend();
   if (model == nullptr || !model->model.loaded()) return;
-  const edgenmt::DecodingDefaults& d = model->model.decoding_defaults();
+  const edgenmt::DecodingOptions& d = model->model.decoding_defaults();
   out->max_beam = d.beam;
   out->max_nbest = d.nbest;
 }
@@ -116,20 +120,10 @@ const char* enmt_backend_variant(int32_t backend) {
 
 void enmt_options_default(const enmt_model* model, enmt_options* out) {
   if (out == nullptr) return;
-  memset(out, 0, sizeof *out);
-  out->beam = 1;
-  out->nbest = 1;
-  out->max_len = 1;
-  if (model == nullptr || !model->model.loaded()) return;
-  const edgenmt::TranslateOptions o = edgenmt::TranslateOptions::FromModel(model->model);
-  out->beam = o.beam;
-  out->nbest = o.nbest;
-  out->alpha = o.alpha;
-  out->beta = o.beta;
-  out->min_len = o.min_len;
-  out->max_len = o.max_len;
-  out->max_len_ratio = o.max_len_ratio;
-  out->return_attention = 0;
+  // Without a loaded model: DecodingOptions' own defaults (greedy, max_len 1).
+  *out = CopyOptionFields<enmt_options>(model == nullptr || !model->model.loaded()
+                                          ? edgenmt::DecodingOptions{}
+                                          : edgenmt::DecodingOptions::FromModel(model->model));
 }
 
 enmt_status enmt_required_arena_bytes(const enmt_model* model, const enmt_limits* limits,
@@ -189,7 +183,8 @@ enmt_status enmt_translate(enmt_translator* translator, const char* utf8, size_t
   *out_num_hypotheses = 0;
   translator->has_result = false;
   const edgenmt::Status status = translator->translator.Translate(
-      utf8 == nullptr ? "" : utf8, len, ToOptions(*options), &translator->result);
+      utf8 == nullptr ? "" : utf8, len, CopyOptionFields<edgenmt::DecodingOptions>(*options),
+      &translator->result);
   if (status != edgenmt::Status::kOk) return static_cast<enmt_status>(status);
   translator->has_result = true;
   *out_num_hypotheses = translator->result.num_hypotheses;

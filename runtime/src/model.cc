@@ -184,7 +184,7 @@ Status Model::Load(const void* data, size_t size) {
   loaded_ = false;
   format_version_ = 0;
   config_ = ModelConfig{};
-  decoding_ = DecodingDefaults{};
+  decoding_ = DecodingOptions{};
   arena_plan_ = ArenaPlan{};
   src_vocab_ = VocabularyView{};
   tgt_vocab_ = VocabularyView{};
@@ -239,7 +239,7 @@ Status Model::Load(const void* data, size_t size) {
   ModelChecker check(root, error_detail_, sizeof(error_detail_));
   ModelConfig config{};
   EDGENMT_RETURN_IF_ERROR(check.ReadConfig(&config));
-  DecodingDefaults decoding{};
+  DecodingOptions decoding{};
   EDGENMT_RETURN_IF_ERROR(check.ReadDecoding(&decoding));
   ArenaPlan plan{};
   EDGENMT_RETURN_IF_ERROR(check.ReadArenaPlan(config, &plan));

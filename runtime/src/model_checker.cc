@@ -73,24 +73,21 @@ Status ModelChecker::ReadConfig(ModelConfig* out) {
   return Status::kOk;
 }
 
-Status ModelChecker::ReadDecoding(DecodingDefaults* out) {
+Status ModelChecker::ReadDecoding(DecodingOptions* out) {
   const fb::DecodingDefaults* d = root_->decoding();
-  DecodingDefaults v{d->beam(), d->nbest(), d->alpha(), d->beta(), d->min_len(), d->max_len(),
-                     d->max_len_ratio()};
-  if (v.beam < 1 || v.beam > kMaxDecodingBeam)
-    return Fail(Status::kModelConfigInvalid, "decoding.beam: ", v.beam, " not in [1, ", kMaxDecodingBeam, "]");
-  if (v.nbest < 1 || v.nbest > v.beam)
-    return Fail(Status::kModelConfigInvalid, "decoding.nbest: ", v.nbest, " not in [1, beam=", v.beam, "]");
-  if (!IsFiniteFloat(v.alpha) || v.alpha < 0)
-    return Fail(Status::kModelConfigInvalid, "decoding.alpha: must be finite and >= 0");
-  if (!IsFiniteFloat(v.beta) || v.beta < 0)
-    return Fail(Status::kModelConfigInvalid, "decoding.beta: must be finite and >= 0");
-  if (!IsFiniteFloat(v.max_len_ratio) || v.max_len_ratio < 0)
-    return Fail(Status::kModelConfigInvalid, "decoding.max_len_ratio: must be finite and >= 0");
-  if (v.max_len < 1 || v.max_len > kMaxModelDim)
-    return Fail(Status::kModelConfigInvalid, "decoding.max_len: ", v.max_len, " not in [1, ", kMaxModelDim, "]");
-  if (v.min_len < 0 || v.min_len > v.max_len)
-    return Fail(Status::kModelConfigInvalid, "decoding.min_len: ", v.min_len, " not in [0, max_len=", v.max_len, "]");
+  DecodingOptions v;
+  v.beam = d->beam();
+  v.nbest = d->nbest();
+  v.alpha = d->alpha();
+  v.beta = d->beta();
+  v.min_len = d->min_len();
+  v.max_len = d->max_len();
+  v.max_len_ratio = d->max_len_ratio();
+  // The file's defaults pass the same check as a Translator's options; a bad value is a bad
+  // file (kModelConfigInvalid), its detail "decoding.<field>: ...".
+  if (ValidateDecodingOptions(v, "decoding.", detail_, detail_size_) != Status::kOk) {
+    return Status::kModelConfigInvalid;
+  }
   *out = v;
   return Status::kOk;
 }

@@ -36,7 +36,7 @@ class ModelChecker {
       : root_(root), detail_(detail), detail_size_(detail_size) {}
 
   Status ReadConfig(ModelConfig* out);
-  Status ReadDecoding(DecodingDefaults* out);
+  Status ReadDecoding(DecodingOptions* out);
   Status ReadArenaPlan(const ModelConfig& cfg, ArenaPlan* out);
   // Model.activations: unique, known names with int_bits in range; every one the config needs.
   Status CheckActivations(const ModelConfig& cfg);

@@ -1,6 +1,5 @@
 #include "edgenmt/translator.h"
 
-#include <math.h>
 #include <new>
 #include <string.h>
 
@@ -85,27 +84,7 @@ Status Translator::State::Prepare(const Model& model, const SessionLimits& limit
   return Status::kOk;
 }
 
-TranslateOptions TranslateOptions::FromModel(const Model& model) {
-  const DecodingDefaults& d = model.decoding_defaults();
-  TranslateOptions options;
-  options.beam = d.beam;
-  options.nbest = d.nbest;
-  options.alpha = d.alpha;
-  options.beta = d.beta;
-  options.min_len = d.min_len;
-  options.max_len = d.max_len;
-  options.max_len_ratio = d.max_len_ratio;
-  return options;
-}
-
 namespace {
-void CopyDetail(char* dst, size_t size, const char* src) {
-  if (dst == nullptr || size == 0) return;
-  size_t i = 0;
-  for (; src[i] != '\0' && i + 1 < size; ++i) dst[i] = src[i];
-  dst[i] = '\0';
-}
-
 // The only place a State lives on the stack: planning without memory for it (measuring, or an
 // arena smaller than the State). noinline keeps it off the stack of Init's normal path; the
 // build's 1 KiB frame limit is lifted for this function alone.
@@ -130,10 +109,9 @@ __attribute__((noinline)) Status MeasurePlan(const Model& model, const SessionLi
 
 Status RequiredArenaBytes(const Model& model, const SessionLimits& limits, size_t* out_bytes,
                           char* detail, size_t detail_size) {
-  CopyDetail(detail, detail_size, "");
   if (out_bytes == nullptr) {
-    CopyDetail(detail, detail_size, "null out_bytes");
-    return Status::kInvalidArgument;
+    ErrorDetail why(detail, detail_size);
+    return why.Fail(Status::kInvalidArgument, "null out_bytes");
   }
   *out_bytes = 0;
   ArenaBytes bytes;
@@ -144,13 +122,9 @@ Status RequiredArenaBytes(const Model& model, const SessionLimits& limits, size_
 
 Status RequiredArenaBytes(const Model& model, const SessionLimits& limits, ArenaBytes* out,
                           char* detail, size_t detail_size) {
-  CopyDetail(detail, detail_size, "");
-  if (out == nullptr) {
-    CopyDetail(detail, detail_size, "null out");
-    return Status::kInvalidArgument;
-  }
+  ErrorDetail why(detail, detail_size);  // clears the caller's text
+  if (out == nullptr) return why.Fail(Status::kInvalidArgument, "null out");
   *out = ArenaBytes{};
-  ErrorDetail why(detail, detail_size);
   const Status status = MeasurePlan(model, limits, out, &why);
   if (status != Status::kOk) {
     *out = ArenaBytes{};
@@ -208,60 +182,64 @@ Status Translator::Init(const Model* model, void* arena, size_t arena_bytes,
       }
     }
   }
-  CopyDetail(error_detail_, sizeof(error_detail_), status == Status::kOk ? "" : detail.c_str());
+  // `detail` wrote any failure straight into error_detail_.
+  if (status == Status::kOk) detail.Clear();
   return status;
 }
 
 Status Translator::CheckOptions(const TranslateOptions& o) {
-  ErrorDetail detail(error_detail_, sizeof(error_detail_));
-  Status status = Status::kOk;
-  if (o.beam < 1 || o.nbest < 1 || o.nbest > o.beam || !(o.alpha >= 0.0f) ||
-      !(o.beta >= 0.0f) || o.min_len < 0 || o.max_len < 1 || !(o.max_len_ratio >= 0.0f) ||
-      !isfinite(o.alpha) || !isfinite(o.beta) || !isfinite(o.max_len_ratio)) {
-    status = detail.Fail(Status::kInvalidArgument, "options out of range: need beam >= 1, "
-                         "1 <= nbest <= beam, alpha, beta, ratio >= 0, min_len >= 0, "
-                         "max_len >= 1");
-  } else if (o.beam > limits_.max_beam || o.nbest > limits_.max_nbest ||
-             o.max_len > limits_.max_tgt_len) {
-    status = detail.Fail(Status::kLimitExceeded, "beam ", o.beam, "/", limits_.max_beam,
-                         ", nbest ", o.nbest, "/", limits_.max_nbest, ", max_len ", o.max_len,
-                         "/", limits_.max_tgt_len, " (option/session limit)");
-  } else if (o.return_attention && !limits_.attention) {
-    status = detail.Fail(Status::kLimitExceeded, "return_attention needs SessionLimits::"
-                         "attention");
+  // The session's sizes first: Init keeps every limit within the format's caps, so a beam or
+  // max_len past a cap is reported as beyond the session (kLimitExceeded); then the range check
+  // shared with the model file and the converter (kInvalidArgument).
+  if (o.beam > limits_.max_beam || o.nbest > limits_.max_nbest ||
+      o.max_len > limits_.max_tgt_len) {
+    return Fail(Status::kLimitExceeded, "beam ", o.beam, "/", limits_.max_beam, ", nbest ",
+                o.nbest, "/", limits_.max_nbest, ", max_len ", o.max_len, "/",
+                limits_.max_tgt_len, " (option/session limit)");
   }
-  if (status != Status::kOk) CopyDetail(error_detail_, sizeof(error_detail_), detail.c_str());
-  return status;
+  EDGENMT_RETURN_IF_ERROR(
+      ValidateDecodingOptions(o, "options.", error_detail_, sizeof(error_detail_)));
+  if (o.return_attention && !limits_.attention) {
+    return Fail(Status::kLimitExceeded, "return_attention needs SessionLimits::attention");
+  }
+  return Status::kOk;
+}
+
+Status Translator::CheckSource(const int32_t* src_ids, int32_t src_len) {
+  if (src_len == 0) return Fail(Status::kSourceEmpty, "source has no tokens");
+  if (src_len > limits_.max_src_len) {
+    return Fail(Status::kSourceTooLong, "source has ", src_len, " tokens, max_src_len is ",
+                limits_.max_src_len);
+  }
+  const int32_t vocab = model_->config().src_vocab_size;
+  for (int32_t i = 0; i < src_len; ++i) {
+    if (src_ids[i] < 0 || src_ids[i] >= vocab) {
+      return Fail(Status::kSourceTokenOutOfRange, "source id ", src_ids[i], " at ", i,
+                  " outside [0, ", vocab, ")");
+    }
+  }
+  return Status::kOk;
 }
 
 Status Translator::Translate(const char* utf8, size_t len, const TranslateOptions& options,
                              TranslationResult* result) {
-  if (!initialized_) {
-    CopyDetail(error_detail_, sizeof(error_detail_), "Translate before a successful Init");
-    return Status::kNotInitialized;
-  }
+  if (!initialized_) return Fail(Status::kNotInitialized, "Translate before a successful Init");
   if (result == nullptr || (utf8 == nullptr && len > 0)) {
-    CopyDetail(error_detail_, sizeof(error_detail_), "null result or text");
-    return Status::kInvalidArgument;
+    return Fail(Status::kInvalidArgument, "null result or text");
   }
   *result = TranslationResult();
   EDGENMT_RETURN_IF_ERROR(CheckOptions(options));
   int32_t num_ids = 0, num_unknown = 0, seen = 0;
   const Status status = TokenizeSource(*model_, utf8, len, state_->src_ids, limits_.max_src_len,
                                        &num_ids, &num_unknown, &seen);
-  if (status != Status::kOk) {
-    ErrorDetail detail(error_detail_, sizeof(error_detail_));
-    if (status == Status::kSourceTooLong) {
-      detail.Fail(status, "source has ", seen, " tokens, max_src_len is ", limits_.max_src_len);
-    } else if (status == Status::kSourceInvalidUtf8) {
-      detail.Fail(status, "source is not valid UTF-8");
-    } else if (status == Status::kSourceEmpty) {
-      detail.Fail(status, "source has no tokens");
-    } else {
-      detail.Fail(status, "tokenization failed");
-    }
-    CopyDetail(error_detail_, sizeof(error_detail_), detail.c_str());
-    return status;
+  if (status == Status::kSourceTooLong) {
+    return Fail(status, "source has ", seen, " tokens, max_src_len is ", limits_.max_src_len);
+  } else if (status == Status::kSourceInvalidUtf8) {
+    return Fail(status, "source is not valid UTF-8");
+  } else if (status == Status::kSourceEmpty) {
+    return Fail(status, "source has no tokens");
+  } else if (status != Status::kOk) {
+    return Fail(status, "tokenization failed");
   }
   EDGENMT_RETURN_IF_ERROR(TranslateIds(state_->src_ids, num_ids, options, result));
   result->src_unknown = num_unknown;
@@ -270,48 +248,15 @@ Status Translator::Translate(const char* utf8, size_t len, const TranslateOption
 
 Status Translator::TranslateIds(const int32_t* src_ids, int32_t src_len,
                                 const TranslateOptions& options, TranslationResult* result) {
-  if (!initialized_) {
-    CopyDetail(error_detail_, sizeof(error_detail_), "TranslateIds before a successful Init");
-    return Status::kNotInitialized;
-  }
+  if (!initialized_) return Fail(Status::kNotInitialized, "TranslateIds before a successful Init");
   if (result == nullptr || (src_ids == nullptr && src_len > 0) || src_len < 0) {
-    CopyDetail(error_detail_, sizeof(error_detail_), "null result or ids, or negative length");
-    return Status::kInvalidArgument;
+    return Fail(Status::kInvalidArgument, "null result or ids, or negative length");
   }
   *result = TranslationResult();
   EDGENMT_RETURN_IF_ERROR(CheckOptions(options));
-  ErrorDetail detail(error_detail_, sizeof(error_detail_));
-  if (src_len == 0) {
-    CopyDetail(error_detail_, sizeof(error_detail_), "source has no tokens");
-    return Status::kSourceEmpty;
-  }
-  if (src_len > limits_.max_src_len) {
-    detail.Fail(Status::kSourceTooLong, "source has ", src_len, " tokens, max_src_len is ",
-                limits_.max_src_len);
-    CopyDetail(error_detail_, sizeof(error_detail_), detail.c_str());
-    return Status::kSourceTooLong;
-  }
-  const int32_t vocab = model_->config().src_vocab_size;
-  for (int32_t i = 0; i < src_len; ++i) {
-    if (src_ids[i] < 0 || src_ids[i] >= vocab) {
-      detail.Fail(Status::kSourceTokenOutOfRange, "source id ", src_ids[i], " at ", i,
-                  " outside [0, ", vocab, ")");
-      CopyDetail(error_detail_, sizeof(error_detail_), detail.c_str());
-      return Status::kSourceTokenOutOfRange;
-    }
-  }
+  EDGENMT_RETURN_IF_ERROR(CheckSource(src_ids, src_len));
   State& s = *state_;
   if (src_ids != s.src_ids) memmove(s.src_ids, src_ids, sizeof(int32_t) * static_cast<size_t>(src_len));
-
-  SearchOptions search_options;
-  search_options.beam = options.beam;
-  search_options.nbest = options.nbest;
-  search_options.alpha = options.alpha;
-  search_options.beta = options.beta;
-  search_options.min_len = options.min_len;
-  search_options.max_len = options.max_len;
-  search_options.max_len_ratio = options.max_len_ratio;
-  search_options.keep_attention = options.return_attention;
 
   {
     ProfileScope encoder(ProfileStage::kEncoder);
@@ -319,7 +264,7 @@ Status Translator::TranslateIds(const int32_t* src_ids, int32_t src_len,
   }
   {
     ProfileScope search(ProfileStage::kSearch);
-    s.search.Run(&s.decoder, search_options);
+    s.search.Run(&s.decoder, options);
   }
 
   for (int32_t n = 0; n < s.search.num_results(); ++n) {
@@ -336,8 +281,7 @@ Status Translator::TranslateIds(const int32_t* src_ids, int32_t src_len,
     size_t text_length = 0;
     if (DetokenizeTarget(*model_, r.ids, r.length, text, s.text_stride, &text_length) !=
         Status::kOk) {
-      CopyDetail(error_detail_, sizeof(error_detail_), "detokenization failed");
-      return Status::kInternal;
+      return Fail(Status::kInternal, "detokenization failed");
     }
     h.text = text;
     h.text_length = text_length;

@@ -29,6 +29,12 @@ struct Translator::State {
                  ErrorDetail* detail);
 };
 
+template <typename... Parts>
+Status Translator::Fail(Status status, const Parts&... parts) {
+  ErrorDetail detail(error_detail_, sizeof(error_detail_));  // straight into the member: no copy
+  return detail.Fail(status, parts...);
+}
+
 }  // namespace edgenmt
 
 #endif  // EDGENMT_TRANSLATOR_STATE_H_

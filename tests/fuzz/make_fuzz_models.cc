@@ -80,8 +80,8 @@ int main(int argc, char** argv) {
   const std::string dir = argv[1];
   edgenmt::converter::ConvertOptions options;
   options.created = "2024-01-01";
-  options.beam = 2;  // small stored defaults keep each fuzz execution fast
-  options.max_len = 8;
+  options.decoding.beam = 2;  // small stored defaults keep each fuzz execution fast
+  options.decoding.max_len = 8;
   bool ok = true;
   for (const Variant& v : Variants()) {
     edgenmt::converter::Checkpoint ckpt;

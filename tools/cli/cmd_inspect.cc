@@ -187,7 +187,7 @@ int RunInspect(int argc, char** argv) {
                     static_cast<double>(reference.model().buffer_size()),
                 reference.model().buffer_size());
   }
-  const DecodingDefaults& d = model.decoding_defaults();
+  const DecodingOptions& d = model.decoding_defaults();
   std::printf("decoding defaults: beam %d, nbest %d, alpha %.3g, beta %.3g, min_len %d, max_len %d, "
               "max_len_ratio %.3g\n", d.beam, d.nbest, d.alpha, d.beta, d.min_len, d.max_len,
               d.max_len_ratio);

@@ -90,7 +90,6 @@ class Arena {
     phases_started_ = phases_started_ || phase != ScratchPhase::kCommon;
     phase_ = phase;
   }
-  ScratchPhase scratch_phase() const { return phase_; }
 
   // Typed arrays of count * dims... elements of T, every product overflow-checked (sizes are
   // 32 bits on armv7 and Cortex-M: a wrapped product would under-allocate).

@@ -16,6 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "edgenmt/decoding_options.h"
 #include "edgenmt/status.h"
 
 namespace edgenmt {
@@ -72,7 +73,7 @@ struct ModelConfig {
 // Caps that keep every size computation far from int32 overflow and reject absurd files.
 constexpr int32_t kMaxModelDim = 1 << 20;   // any vocabulary, embedding, hidden size, length
 constexpr int32_t kMaxModelLayers = 32;     // enc_layers, dec_layers
-constexpr int32_t kMaxDecodingBeam = 1024;  // beam in stored decoding defaults / arena plan
+// kMaxDecodingBeam (edgenmt/decoding_options.h) caps the stored beam and the arena plan's.
 
 // Checks a config against docs/MODEL.md: sizes in [1, kMaxModelDim] (attn_hidden and window
 // may be 0 where unused), layers in [1, kMaxModelLayers], enums in range, `dot` needs E == H,
@@ -82,16 +83,8 @@ constexpr int32_t kMaxDecodingBeam = 1024;  // beam in stored decoding defaults 
 // and by the converter, so both accept exactly the same configs.
 Status ValidateModelConfig(const ModelConfig& config, char* detail, size_t detail_size);
 
-// Decoding defaults stored by the converter (docs/MODEL.md "Decoding").
-struct DecodingDefaults {
-  int32_t beam;
-  int32_t nbest;
-  float alpha;
-  float beta;
-  int32_t min_len;
-  int32_t max_len;
-  float max_len_ratio;
-};
+// The former name of the stored decoding defaults' type, kept for source compatibility.
+using DecodingDefaults = DecodingOptions;
 
 // The arena plan recorded by the converter for (max_src_len, beam).
 struct ArenaPlan {
@@ -158,7 +151,8 @@ class Model {
   bool loaded() const { return loaded_; }
   uint32_t format_version() const { return format_version_; }
   const ModelConfig& config() const { return config_; }
-  const DecodingDefaults& decoding_defaults() const { return decoding_; }
+  // Decoding defaults stored by the converter (checked by ValidateDecodingOptions at Load).
+  const DecodingOptions& decoding_defaults() const { return decoding_; }
   const ArenaPlan& arena_plan() const { return arena_plan_; }
   Provenance provenance() const;
   VocabularyView src_vocab() const { return src_vocab_; }
@@ -198,7 +192,7 @@ class Model {
   bool loaded_ = false;
   uint32_t format_version_ = 0;
   ModelConfig config_{};
-  DecodingDefaults decoding_{};
+  DecodingOptions decoding_{};
   ArenaPlan arena_plan_{};
   VocabularyView src_vocab_{};
   VocabularyView tgt_vocab_{};

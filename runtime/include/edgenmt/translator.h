@@ -33,6 +33,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "edgenmt/decoding_options.h"
 #include "edgenmt/kernel_backend.h"
 #include "edgenmt/model.h"
 #include "edgenmt/status.h"
@@ -51,21 +52,12 @@ struct SessionLimits {
   bool attention = false;
 };
 
-// Decoding options (docs/MODEL.md "Decoding"). Out-of-range values are kInvalidArgument;
-// values beyond the SessionLimits are kLimitExceeded.
-struct TranslateOptions {
-  int32_t beam = 1;            // K >= 1 (1 = greedy)
-  int32_t nbest = 1;           // 1 <= N <= K
-  float alpha = 0.0f;          // length penalty exponent, >= 0
-  float beta = 0.0f;           // coverage penalty weight, >= 0
-  int32_t min_len = 0;         // >= 0
-  int32_t max_len = 1;         // >= 1; must be <= SessionLimits::max_tgt_len
-  float max_len_ratio = 0.0f;  // >= 0; 0 = off
-  bool return_attention = false;  // needs SessionLimits::attention and a model with attention
-
-  // The decoding defaults stored in the model file.
-  static TranslateOptions FromModel(const Model& model);
-};
+// Decoding options (edgenmt/decoding_options.h; docs/MODEL.md "Decoding"), checked in this
+// order: beam > max_beam, nbest > max_nbest or max_len > max_tgt_len of the SessionLimits is
+// kLimitExceeded; a value outside ValidateDecodingOptions' ranges is kInvalidArgument;
+// return_attention without SessionLimits::attention is kLimitExceeded.
+// TranslateOptions::FromModel(model) gives the model's stored defaults.
+using TranslateOptions = DecodingOptions;
 
 // One output hypothesis. All pointers point into the Translator's arena.
 struct Hypothesis {
@@ -164,6 +156,13 @@ class Translator {
 
  private:
   Status CheckOptions(const TranslateOptions& options);
+  // The source checks TranslateIds and ScoreIds share (pointer and sign already checked):
+  // kSourceEmpty, kSourceTooLong, kSourceTokenOutOfRange.
+  Status CheckSource(const int32_t* src_ids, int32_t src_len);
+  // Writes the concatenated parts (C strings, integers) into error_detail_ and returns
+  // `status`; defined in translator_state.h.
+  template <typename... Parts>
+  Status Fail(Status status, const Parts&... parts);
 
   const Model* model_ = nullptr;
   State* state_ = nullptr;  // lives in the arena

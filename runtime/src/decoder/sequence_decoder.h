@@ -49,10 +49,8 @@ class SequenceDecoder {
   virtual const float* attention() const = 0;
 
   virtual int32_t rows() const = 0;
-  virtual int32_t step() const = 0;
   virtual int32_t src_len() const = 0;
   virtual int32_t vocab_size() const = 0;
-  virtual int32_t max_rows() const = 0;
   virtual int32_t bos_id() const = 0;
   virtual int32_t eos_id() const = 0;
 

@@ -50,12 +50,9 @@ class StepDecoder final : public SequenceDecoder {
   int32_t* log_probs_q16() override { return active_->log_probs_q16(); }
   const float* log_probs() const { return const_cast<StepDecoder*>(this)->active_->log_probs(); }
   const float* attention() const override { return active_->attention(); }
-  bool has_attention() const { return attention() != nullptr; }
   int32_t rows() const override { return active_->rows(); }
-  int32_t step() const override { return active_->step(); }
   int32_t src_len() const override { return active_->src_len(); }
   int32_t vocab_size() const override { return active_->vocab_size(); }
-  int32_t max_rows() const override { return active_->max_rows(); }
   int32_t bos_id() const override { return active_->bos_id(); }
   int32_t eos_id() const override { return active_->eos_id(); }
 

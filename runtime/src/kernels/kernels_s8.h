@@ -8,8 +8,7 @@
 // - Integer rounding is fxp::RoundingDivideByPOT / MultiplyByQuantizedMultiplier
 //   (edgenmt/fixed_point.h): round to nearest, ties away from zero.
 // - Requantization parameters are (multiplier in [2^30, 2^31), shift in [-31, 30]) pairs
-//   computed by the converter with fxp::QuantizeMultiplier; per output row unless
-//   `per_channel` is false (then index 0 is used for every row).
+//   computed by the converter with fxp::QuantizeMultiplier, one per output row.
 // - Kernels never allocate and never fail; callers check shapes at Prepare time.
 #ifndef EDGENMT_KERNELS_KERNELS_S8_H_
 #define EDGENMT_KERNELS_KERNELS_S8_H_
@@ -23,10 +22,6 @@ namespace edgenmt {
 // Symmetric dynamic quantization of one row: scale = max|x| / 127, q[i] = round(x[i] / scale)
 // (ties away from zero), in [-127, 127]. Returns the scale; 0 when every x[i] is 0 (then q = 0).
 float ref_quantize_row_f32_s8(int32_t n, const float* x, int8_t* q);
-// q[i] = saturate(round(x[i] / scale)) with a given static scale > 0 (no zero point).
-void ref_quantize_f32_s8(int32_t n, const float* x, float scale, int8_t* q);
-// y[i] = scale * q[i].
-void ref_dequantize_s8_f32(int32_t n, const int8_t* q, float scale, float* y);
 // y[i] = saturate_int8(round(x[i] / 2^shift)), shift in [0, 31]: narrows a Q0.15 activation
 // to int8 with scale 2^-7 (shift 8), or any power-of-two rescale.
 void ref_requantize_s16_s8(int32_t n, const int16_t* x, int32_t shift, int8_t* y);
@@ -37,12 +32,6 @@ void ref_requantize_s16_s8(int32_t n, const int16_t* x, int32_t shift, int8_t* y
 void ref_embedding_lookup_s8_f32(int32_t count, const int32_t* ids, const int8_t* table,
                                  const float* row_scales, int32_t dim, float* out,
                                  int32_t out_stride);
-// Integer: each row is rescaled from its own scale to the shared activation scale:
-// out = saturate_int8(MultiplyByQuantizedMultiplierSingleRounding(table[row][d],
-// row_multiplier[row], row_shift[row])) (one rounding: error <= 1/2 LSB of the shared scale).
-void ref_embedding_lookup_s8(int32_t count, const int32_t* ids, const int8_t* table,
-                             const int32_t* row_multiplier, const int32_t* row_shift,
-                             int32_t dim, int8_t* out, int32_t out_stride);
 
 // ---- fully connected ---------------------------------------------------------------------------
 
@@ -54,34 +43,6 @@ void ref_fully_connected_s8_hybrid(int32_t rows, int32_t in_features, int32_t ou
                                    const float* x, const int8_t* w, const float* w_scales,
                                    const float* bias, float* y, bool accumulate,
                                    int8_t* x_scratch);
-
-// Requantization of an int32 accumulator into an output type.
-struct RequantParams {
-  const int32_t* multiplier;  // [out_features] (or [1] when !per_channel)
-  const int32_t* shift;       // same size as multiplier
-  bool per_channel;
-  int32_t input_offset;       // added to every input value: -(input zero point); 0 if symmetric
-  int32_t output_offset;      // output zero point (added after requantization)
-  int32_t activation_min;     // clamp range of the output (within the output type)
-  int32_t activation_max;
-};
-
-// Integer: acc[r][m] = sum_k (x[r][k] + input_offset) * w[m][k] + (bias ? bias[m] : 0), bias in
-// the accumulator scale (x_scale * w_scale[m]); y = clamp(MBQM(acc, mult[m], shift[m]) +
-// output_offset, activation_min, activation_max).
-void ref_fully_connected_s8(int32_t rows, int32_t in_features, int32_t out_features,
-                            const int8_t* x, const int8_t* w, const int32_t* bias,
-                            const RequantParams& params, int8_t* y);
-// The same with int16 output (gate pre-activations in Q3.12, cell state).
-void ref_fully_connected_s8_s16(int32_t rows, int32_t in_features, int32_t out_features,
-                                const int8_t* x, const int8_t* w, const int32_t* bias,
-                                const RequantParams& params, int16_t* y);
-// The same with int32 output and no clamp (activation_min/max ignored); with accumulate the
-// requantized value is added to y with saturation. Lets a layer sum the contributions of inputs
-// that have different scales (e.g. [embedding; h~] and h) before narrowing once.
-void ref_fully_connected_s8_s32(int32_t rows, int32_t in_features, int32_t out_features,
-                                const int8_t* x, const int8_t* w, const int32_t* bias,
-                                const RequantParams& params, int32_t* y, bool accumulate);
 
 // Column block of a wider matrix into an int32 accumulation (the int8-full layers use it for
 // inputs made of parts with different scales, e.g. [embedding; h~]): for r < rows, m < out,
@@ -110,9 +71,8 @@ void ref_embedding_fully_connected_s8_s32(int32_t rows, const int32_t* ids, cons
 
 // ---- activations -------------------------------------------------------------------------------
 
-// y = sigmoid(x), x in Q(input_int_bits).(15 - input_int_bits) (Q3.12: 3), y in Q0.15.
-void ref_logistic_s16(int32_t n, const int16_t* x, int32_t input_int_bits, int16_t* y);
-// y = tanh(x), same formats. In place allowed.
+// y = tanh(x), x in Q(input_int_bits).(15 - input_int_bits) (Q3.12: 3), y in Q0.15. In place
+// allowed. (The cells' sigmoid is fxp::LogisticS16 inline.)
 void ref_tanh_s16(int32_t n, const int16_t* x, int32_t input_int_bits, int16_t* y);
 // y = saturate_int16(round(x / 2^shift)) for x in int32: narrows a summed int32 pre-activation.
 void ref_narrow_s32_s16(int32_t n, const int32_t* x, int32_t shift, int16_t* y);
@@ -123,13 +83,6 @@ void ref_narrow_s32_s16(int32_t n, const int32_t* x, int32_t shift, int16_t* y);
 // x - max are formed with one extra integer bit (never saturate); exp below -32 is 0.
 // Error <= 1 LSB of Q0.15 against the real softmax of the fixed-point inputs.
 void ref_softmax_s32_s16(int32_t n, const int32_t* x, int32_t input_int_bits, int16_t* y);
-// The same with int16 input in Q(input_int_bits).(15 - input_int_bits); bit-identical to the
-// int32 form on the inputs widened by 16 bits.
-void ref_softmax_s16(int32_t n, const int16_t* x, int32_t input_int_bits, int16_t* y);
-// TFLite-style int8 softmax: (x[i] - max) is mapped to Q5.26 by MBQM(diff, input_multiplier,
-// input_shift); the output has scale 1/256 and zero point -128.
-void ref_softmax_s8(int32_t n, const int8_t* x, int32_t input_multiplier, int32_t input_shift,
-                    int8_t* y);
 // y = log_softmax(x) in Q15.16 (the beam-score format), x in Q(input_int_bits).(31 - ...).
 void ref_log_softmax_s32(int32_t n, const int32_t* x, int32_t input_int_bits, int32_t* y);
 
@@ -149,11 +102,6 @@ void ref_gru_cell_s16(int32_t hidden, const int16_t* gi, const int16_t* gh, int1
                       int8_t* h_s8);
 
 // ---- attention ---------------------------------------------------------------------------------
-
-// out[d] = sum_s weights[s] * values[s * values_stride + d], weights in Q0.15 (attention
-// weights, sum <= 1), values int8 with scale 2^-7, out int8 with scale 2^-7.
-void ref_weighted_sum_s16_s8(int32_t count, int32_t dim, const int16_t* weights,
-                             const int8_t* values, int32_t values_stride, int8_t* out);
 
 // scores[s] = ScaleScoreQ20(q . memory[s]) (kernels/score_scale.h) for s in [lo, hi]: query [dim] and memory [*, dim]
 // in int16 (the general score's narrowed W_a q, or q itself, against the Q0.15 states), the

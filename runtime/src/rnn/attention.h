@@ -42,7 +42,6 @@ class Attention {
 
   const float* weights() const { return float_weights_; }
   const Hidden* context() const { return context_; }
-  int32_t context_size() const { return encoder_size_; }
 
  private:
   void ComputeWindows(int32_t rows, const Hidden* query, int32_t step);

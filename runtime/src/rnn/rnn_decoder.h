@@ -47,10 +47,8 @@ class RnnDecoder final : public SequenceDecoder {
     return has_attention() ? attention_.weights() : nullptr;
   }
   int32_t rows() const override { return rows_; }
-  int32_t step() const override { return step_; }
   int32_t src_len() const override { return src_len_; }
   int32_t vocab_size() const override { return vocab_size_; }
-  int32_t max_rows() const override { return max_rows_; }
   int32_t bos_id() const override { return bos_id_; }
   int32_t eos_id() const override { return eos_id_; }
 

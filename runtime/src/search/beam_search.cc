@@ -86,7 +86,7 @@ Status BeamSearch::Prepare(int32_t max_beam, int32_t max_nbest, int32_t max_tgt_
 
 // ceil(ratio * src_len) is computed exactly in integers from the float's mantissa and exponent
 // (a float product would round 1.1f * 30 down to 33.0; the reference's double gives 34).
-int32_t BeamSearch::MaxSteps(const SearchOptions& options, int32_t src_len) {
+int32_t BeamSearch::MaxSteps(const DecodingOptions& options, int32_t src_len) {
   if (!(options.max_len_ratio > 0.0f)) return options.max_len;
   uint32_t bits = 0;
   memcpy(&bits, &options.max_len_ratio, sizeof(bits));
@@ -141,7 +141,7 @@ int32_t BeamSearch::SelectCandidates(const Score* log_probs, int32_t rows, int32
 }
 
 // logprob / lp(|Y| + 1) + cp(Y), cp = beta * sum_s log(min(max(coverage_s, 1e-6), 1)).
-float BeamSearch::FinalScore(const SearchOptions& options, float log_prob, int32_t length,
+float BeamSearch::FinalScore(const DecodingOptions& options, float log_prob, int32_t length,
                              const float* coverage, int32_t src_len) const {
   float score = log_prob / LengthPenalty(options.alpha, length + 1);
   if (options.beta > 0.0f && coverage != nullptr) {
@@ -157,7 +157,7 @@ float BeamSearch::FinalScore(const SearchOptions& options, float log_prob, int32
   return score;
 }
 
-void BeamSearch::Run(SequenceDecoder* decoder, const SearchOptions& options) {
+void BeamSearch::Run(SequenceDecoder* decoder, const DecodingOptions& options) {
   if (int32_t* exact = decoder->log_probs_q16()) {
     RunScored<int32_t>(decoder, exact, options);
   } else {
@@ -166,7 +166,7 @@ void BeamSearch::Run(SequenceDecoder* decoder, const SearchOptions& options) {
 }
 
 template <typename Score>
-void BeamSearch::RunScored(SequenceDecoder* decoder, Score* log_probs, const SearchOptions& options) {
+void BeamSearch::RunScored(SequenceDecoder* decoder, Score* log_probs, const DecodingOptions& options) {
   using Math = ScoreMath<Score>;
   Score* live_scores = Scores<Score>(live_scores_);
   Score* next_scores = Scores<Score>(next_scores_);
@@ -291,7 +291,7 @@ void BeamSearch::RunScored(SequenceDecoder* decoder, Score* log_probs, const Sea
   BuildResults(options, S);
 }
 
-void BeamSearch::BuildResults(const SearchOptions& options, int32_t src_len) {
+void BeamSearch::BuildResults(const DecodingOptions& options, int32_t src_len) {
   // Stable sort of the finished list by score, descending (insertion sort: at most max_beam).
   const int32_t count = num_finished_;
   for (int32_t i = 0; i < count; ++i) {

@@ -19,20 +19,10 @@
 
 #include "decoder/sequence_decoder.h"
 #include "edgenmt/arena.h"
+#include "edgenmt/decoding_options.h"
 #include "error_detail.h"
 
 namespace edgenmt {
-
-struct SearchOptions {
-  int32_t beam = 1;           // K >= 1
-  int32_t nbest = 1;          // 1 <= N <= K
-  float alpha = 0.0f;         // length penalty exponent
-  float beta = 0.0f;          // coverage penalty weight
-  int32_t min_len = 0;        // </s> forbidden before this many tokens
-  int32_t max_len = 1;        // >= 1
-  float max_len_ratio = 0.0f; // 0 = off
-  bool keep_attention = false;
-};
 
 struct SearchResult {
   const int32_t* ids;        // [length] output tokens, without <s> / </s>
@@ -51,12 +41,13 @@ class BeamSearch {
                  ErrorDetail* detail);
 
   // Searches on a decoder that has just been Encode()d. Options must already be validated
-  // against the limits given to Prepare (beam <= max_beam, nbest <= max_nbest, the effective
-  // max_steps <= max_tgt_len, keep_attention only if prepared with it).
-  void Run(SequenceDecoder* decoder, const SearchOptions& options);
+  // (ValidateDecodingOptions) and within the limits given to Prepare (beam <= max_beam, nbest
+  // <= max_nbest, the effective max_steps <= max_tgt_len). Attention is kept whenever Prepare
+  // reserved it; return_attention is the caller's business.
+  void Run(SequenceDecoder* decoder, const DecodingOptions& options);
 
   // max_steps of docs/MODEL.md for a source of src_len tokens.
-  static int32_t MaxSteps(const SearchOptions& options, int32_t src_len);
+  static int32_t MaxSteps(const DecodingOptions& options, int32_t src_len);
 
   int32_t num_results() const { return num_results_; }
   const SearchResult& result(int32_t i) const { return results_[i]; }
@@ -74,16 +65,16 @@ class BeamSearch {
 
   // Score: float, or int32 Q15.16 for decoders with exact integer log-probs (log_probs_q16).
   template <typename Score>
-  void RunScored(SequenceDecoder* decoder, Score* log_probs, const SearchOptions& options);
+  void RunScored(SequenceDecoder* decoder, Score* log_probs, const DecodingOptions& options);
   template <typename Score>
   int32_t SelectCandidates(const Score* log_probs, int32_t rows, int32_t vocab, int32_t count);
   template <typename Score>
   static Score* Scores(int32_t* storage) {
     return reinterpret_cast<Score*>(storage);
   }
-  float FinalScore(const SearchOptions& options, float log_prob, int32_t length,
+  float FinalScore(const DecodingOptions& options, float log_prob, int32_t length,
                    const float* coverage, int32_t src_len) const;
-  void BuildResults(const SearchOptions& options, int32_t src_len);
+  void BuildResults(const DecodingOptions& options, int32_t src_len);
 
   int32_t max_beam_ = 0;
   int32_t max_nbest_ = 0;

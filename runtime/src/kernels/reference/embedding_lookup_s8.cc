@@ -1,5 +1,4 @@
-// Reference int8 embedding lookups: per-row scales (docs/INT8.md "Embeddings").
-#include "edgenmt/fixed_point.h"
+// Reference hybrid int8 embedding lookup: per-row scales (docs/INT8.md "Embeddings").
 #include "kernels/kernels_s8.h"
 
 namespace edgenmt {
@@ -12,20 +11,6 @@ void ref_embedding_lookup_s8_f32(int32_t count, const int32_t* ids, const int8_t
     const float scale = row_scales[ids[i]];
     float* dst = out + static_cast<int64_t>(i) * out_stride;
     for (int32_t d = 0; d < dim; ++d) dst[d] = scale * static_cast<float>(row[d]);
-  }
-}
-
-void ref_embedding_lookup_s8(int32_t count, const int32_t* ids, const int8_t* table,
-                             const int32_t* row_multiplier, const int32_t* row_shift,
-                             int32_t dim, int8_t* out, int32_t out_stride) {
-  for (int32_t i = 0; i < count; ++i) {
-    const int32_t id = ids[i];
-    const int8_t* row = table + static_cast<int64_t>(id) * dim;
-    int8_t* dst = out + static_cast<int64_t>(i) * out_stride;
-    for (int32_t d = 0; d < dim; ++d) {
-      dst[d] = fxp::SaturateToInt8(
-          fxp::MultiplyByQuantizedMultiplierSingleRounding(row[d], row_multiplier[id], row_shift[id]));
-    }
   }
 }
 

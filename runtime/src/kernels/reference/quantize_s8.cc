@@ -38,20 +38,6 @@ float ref_quantize_row_f32_s8(int32_t n, const float* x, int8_t* q) {
   return max_abs / 127.0f;
 }
 
-void ref_quantize_f32_s8(int32_t n, const float* x, float scale, int8_t* q) {
-  const float inverse_scale = 1.0f / scale;
-  for (int32_t i = 0; i < n; ++i) {
-    const float v = x[i] * inverse_scale;
-    // Clamp in float first so the conversion to int cannot overflow (NaN -> 0).
-    const float clamped = v > 127.0f ? 127.0f : (v < -128.0f ? -128.0f : (v == v ? v : 0.0f));
-    q[i] = fxp::SaturateToInt8(RoundHalfAway(clamped));
-  }
-}
-
-void ref_dequantize_s8_f32(int32_t n, const int8_t* q, float scale, float* y) {
-  for (int32_t i = 0; i < n; ++i) y[i] = scale * static_cast<float>(q[i]);
-}
-
 void ref_requantize_s16_s8(int32_t n, const int16_t* x, int32_t shift, int8_t* y) {
   for (int32_t i = 0; i < n; ++i) y[i] = fxp::SaturateToInt8(fxp::RoundingDivideByPOT(x[i], shift));
 }

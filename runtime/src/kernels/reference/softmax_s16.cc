@@ -1,4 +1,4 @@
-// Reference fixed-point softmax with Q0.15 output, int32 or int16 input (docs/INT8.md
+// Reference fixed-point softmax with Q0.15 output from int32 input (docs/INT8.md
 // "Attention softmax"): exp of (x - max) in Q0.31, 64-bit sum, one reciprocal, one multiply.
 #include "edgenmt/fixed_point.h"
 #include "kernels/kernels_s8.h"
@@ -15,34 +15,22 @@ inline int32_t ExpOfDifference(int32_t x, int32_t max, int32_t int_bits) {
                                      int_bits + 1);
 }
 
-// The int16 form: the difference of two Q(m).(15 - m) values is exact in Q(m + 1).(30 - m).
-inline int32_t ExpOfDifference16(int16_t x, int16_t max, int32_t int_bits) {
-  return fxp::ExpOnNegativeValuesQ31((static_cast<int32_t>(x) - max) * 32768, int_bits + 1);
-}
-
-template <typename In, int32_t (*Exp)(In, In, int32_t)>
-void Softmax(int32_t n, const In* x, int32_t input_int_bits, int16_t* y) {
-  In max_value = x[0];
-  for (int32_t i = 1; i < n; ++i) max_value = x[i] > max_value ? x[i] : max_value;
-  uint64_t sum = 0;
-  for (int32_t i = 0; i < n; ++i) sum += static_cast<uint64_t>(Exp(x[i], max_value, input_int_bits));
-  const fxp::ScaledQ31 reciprocal = fxp::ReciprocalOfSumQ31(sum);
-  const int shift = 31 - 15 - reciprocal.exponent;  // >= 15: sum >= exp(0)
-  for (int32_t i = 0; i < n; ++i) {
-    const int32_t e = Exp(x[i], max_value, input_int_bits);
-    y[i] = fxp::SaturateToInt16(fxp::RoundingDivideByPOT(
-        fxp::SaturatingRoundingDoublingHighMul(e, reciprocal.mantissa), shift));
-  }
-}
-
 }  // namespace
 
 void ref_softmax_s32_s16(int32_t n, const int32_t* x, int32_t input_int_bits, int16_t* y) {
-  Softmax<int32_t, ExpOfDifference>(n, x, input_int_bits, y);
-}
-
-void ref_softmax_s16(int32_t n, const int16_t* x, int32_t input_int_bits, int16_t* y) {
-  Softmax<int16_t, ExpOfDifference16>(n, x, input_int_bits, y);
+  int32_t max_value = x[0];
+  for (int32_t i = 1; i < n; ++i) max_value = x[i] > max_value ? x[i] : max_value;
+  uint64_t sum = 0;
+  for (int32_t i = 0; i < n; ++i) {
+    sum += static_cast<uint64_t>(ExpOfDifference(x[i], max_value, input_int_bits));
+  }
+  const fxp::ScaledQ31 reciprocal = fxp::ReciprocalOfSumQ31(sum);
+  const int shift = 31 - 15 - reciprocal.exponent;  // >= 15: sum >= exp(0)
+  for (int32_t i = 0; i < n; ++i) {
+    const int32_t e = ExpOfDifference(x[i], max_value, input_int_bits);
+    y[i] = fxp::SaturateToInt16(fxp::RoundingDivideByPOT(
+        fxp::SaturatingRoundingDoublingHighMul(e, reciprocal.mantissa), shift));
+  }
 }
 
 }  // namespace edgenmt
