@@ -22,7 +22,7 @@ constexpr KernelTable kReferenceTable = {
     ref_embedding_lookup_f32,
     ref_fully_connected_s8_hybrid,
     ref_embedding_lookup_s8_f32,
-    ref_fully_connected_s8_s32_strided,
+    ref_fully_connected_s8_s32,
     ref_embedding_fully_connected_s8_s32,
     ref_narrow_s32_s16,
     ref_tanh_s16,
