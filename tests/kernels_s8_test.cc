@@ -174,10 +174,10 @@ TEST(FullyConnectedS8, BitExactAgainstNaiveLoopsOnRandomAndEdgeShapes) {
         for (size_t i = 0; i < y.size(); ++i) y[i] = starts[rng() % 3];
         const std::vector<int32_t> y_before = y;
         const int32_t* b = with_bias ? bias.data() : nullptr;
-        ref_fully_connected_s8_s32_strided(rows, k, out, x.data(), k, w.data(), k, mult.data(),
-                                           shift.data(), 0, b, y.data(), true);
-        ref_fully_connected_s8_s32_strided(rows, k, out, x.data(), k, w.data(), k, mult.data(),
-                                           shift.data(), 0, b, y_plain.data(), false);
+        ref_fully_connected_s8_s32(rows, k, out, x.data(), k, w.data(), k, mult.data(),
+                                   shift.data(), 0, b, y.data(), true);
+        ref_fully_connected_s8_s32(rows, k, out, x.data(), k, w.data(), k, mult.data(),
+                                   shift.data(), 0, b, y_plain.data(), false);
         for (int r = 0; r < rows; ++r) {
           for (int m = 0; m < out; ++m) {
             int64_t dot = 0;
@@ -215,8 +215,8 @@ TEST(FullyConnectedS8, StridedColumnBlockWithShiftOffsetIsExact) {
     }
     const int32_t offset = -7;
     std::vector<int32_t> y(rows * out, 11);
-    ref_fully_connected_s8_s32_strided(rows, k, out, x.data(), x_stride, w.data() + col0, w_stride,
-                                       mult.data(), shift.data(), offset, bias.data(), y.data(), true);
+    ref_fully_connected_s8_s32(rows, k, out, x.data(), x_stride, w.data() + col0, w_stride,
+                               mult.data(), shift.data(), offset, bias.data(), y.data(), true);
     for (int r = 0; r < rows; ++r) {
       for (int m = 0; m < out; ++m) {
         int64_t acc = 0;
@@ -282,18 +282,18 @@ TEST(FullyConnectedS8, ZeroMultiplierAndSaturatingSums) {
   const int32_t half[] = {1 << 30, 1 << 30}, zero[] = {0, 0}, shift[] = {0, 0};  // * 0.5, * 0
   const int32_t bias[] = {7, -7};
   int32_t y[2] = {123, 456};
-  ref_fully_connected_s8_s32_strided(1, 3, 2, x, 3, w, 3, zero, shift, 0, bias, y, false);
+  ref_fully_connected_s8_s32(1, 3, 2, x, 3, w, 3, zero, shift, 0, bias, y, false);
   EXPECT_EQ(y[0], 7);
   EXPECT_EQ(y[1], -7);
-  ref_fully_connected_s8_s32_strided(1, 3, 2, x, 3, w, 3, half, shift, 0, nullptr, y, false);
+  ref_fully_connected_s8_s32(1, 3, 2, x, 3, w, 3, half, shift, 0, nullptr, y, false);
   EXPECT_EQ(y[0], ExactRequantize(3 * 127 * 127, 1 << 30, 0));
   EXPECT_EQ(y[1], ExactRequantize(-3 * 128 * 127, 1 << 30, 0));
   int32_t at_limits[2] = {INT32_MAX - 1, INT32_MIN + 1};
-  ref_fully_connected_s8_s32_strided(1, 3, 2, x, 3, w, 3, half, shift, 0, nullptr, at_limits, true);
+  ref_fully_connected_s8_s32(1, 3, 2, x, 3, w, 3, half, shift, 0, nullptr, at_limits, true);
   EXPECT_EQ(at_limits[0], INT32_MAX);
   EXPECT_EQ(at_limits[1], INT32_MIN);
   const int32_t extreme_bias[] = {INT32_MAX, INT32_MIN};
-  ref_fully_connected_s8_s32_strided(1, 3, 2, x, 3, w, 3, half, shift, 0, extreme_bias, y, false);
+  ref_fully_connected_s8_s32(1, 3, 2, x, 3, w, 3, half, shift, 0, extreme_bias, y, false);
   EXPECT_EQ(y[0], INT32_MAX);
   EXPECT_EQ(y[1], INT32_MIN);
 }

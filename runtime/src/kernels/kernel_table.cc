@@ -5,41 +5,14 @@
 
 #include <string.h>
 
-#include "kernels/kernels_s8.h"
-#include "kernels/reference/reference_kernels.h"
+#include "kernels/kernel_table_builder.h"
 #include "kernels/simd/simd_level.h"
 
 namespace edgenmt {
 namespace {
 
-constexpr KernelTable kReferenceTable = {
-    KernelBackend::kReference,
-    ref_fully_connected_f32,
-    ref_sigmoid_f32,
-    ref_tanh_f32,
-    ref_softmax_f32,
-    ref_log_softmax_f32,
-    ref_embedding_lookup_f32,
-    ref_fully_connected_s8_hybrid,
-    ref_embedding_lookup_s8_f32,
-    ref_fully_connected_s8_s32_strided,
-    ref_embedding_fully_connected_s8_s32,
-    ref_narrow_s32_s16,
-    ref_tanh_s16,
-    ref_requantize_s16_s8,
-    ref_lstm_cell_s16,
-    ref_gru_cell_s16,
-    ref_softmax_s32_s16,
-    ref_log_softmax_s32,
-    ref_local_p_position_q16,
-    ref_local_p_window,
-    ref_local_p_gaussian_s16,
-    ref_score_window_s16,
-    ref_context_s16_s8,
-    nullptr,  // pack_fully_connected_f32: the reference reads the model's weights as stored
-    nullptr,  // packed_fully_connected_f32
-    0,        // packed_min_rows
-};
+constexpr KernelTable kReferenceTable =
+    BuildKernelTable<ReferenceKernelSpec>(KernelBackend::kReference);
 
 struct KernelOperation {
   const char* name;
@@ -47,43 +20,22 @@ struct KernelOperation {
   bool (*same)(const KernelTable& a, const KernelTable& b);  // the same function in both
 };
 
-#define EDGENMT_KERNEL_OPERATION(field)                                          \
+#define EDGENMT_KERNEL_OPERATION(field, ret, params)                             \
   {#field, [](const KernelTable& t) { return t.field != nullptr; },              \
-   [](const KernelTable& a, const KernelTable& b) { return a.field == b.field; }}
+   [](const KernelTable& a, const KernelTable& b) { return a.field == b.field; }},
 
-// One entry per function pointer of KernelTable, in declaration order.
-constexpr KernelOperation kOperations[] = {
-    EDGENMT_KERNEL_OPERATION(fully_connected_f32),
-    EDGENMT_KERNEL_OPERATION(sigmoid_f32),
-    EDGENMT_KERNEL_OPERATION(tanh_f32),
-    EDGENMT_KERNEL_OPERATION(softmax_f32),
-    EDGENMT_KERNEL_OPERATION(log_softmax_f32),
-    EDGENMT_KERNEL_OPERATION(embedding_lookup_f32),
-    EDGENMT_KERNEL_OPERATION(fully_connected_s8_hybrid),
-    EDGENMT_KERNEL_OPERATION(embedding_lookup_s8_f32),
-    EDGENMT_KERNEL_OPERATION(fully_connected_s8_s32),
-    EDGENMT_KERNEL_OPERATION(embedding_fully_connected_s8_s32),
-    EDGENMT_KERNEL_OPERATION(narrow_s32_s16),
-    EDGENMT_KERNEL_OPERATION(tanh_s16),
-    EDGENMT_KERNEL_OPERATION(requantize_s16_s8),
-    EDGENMT_KERNEL_OPERATION(lstm_cell_s16),
-    EDGENMT_KERNEL_OPERATION(gru_cell_s16),
-    EDGENMT_KERNEL_OPERATION(softmax_s32_s16),
-    EDGENMT_KERNEL_OPERATION(log_softmax_s32),
-    EDGENMT_KERNEL_OPERATION(local_p_position_q16),
-    EDGENMT_KERNEL_OPERATION(local_p_window),
-    EDGENMT_KERNEL_OPERATION(local_p_gaussian_s16),
-    EDGENMT_KERNEL_OPERATION(score_window_s16),
-    EDGENMT_KERNEL_OPERATION(context_s16_s8),
-    EDGENMT_KERNEL_OPERATION(pack_fully_connected_f32),
-    EDGENMT_KERNEL_OPERATION(packed_fully_connected_f32),
-};
+constexpr KernelOperation kOperations[] = {EDGENMT_KERNEL_OPERATIONS(EDGENMT_KERNEL_OPERATION)};
 #undef EDGENMT_KERNEL_OPERATION
-constexpr int32_t kOperationCount = static_cast<int32_t>(sizeof kOperations / sizeof kOperations[0]);
+constexpr int32_t kOperationCount = kKernelOperationCount;
+static_assert(sizeof kOperations / sizeof kOperations[0] == kOperationCount, "one per operation");
 
 }  // namespace
 
 int32_t KernelOperationCount() { return kOperationCount; }
+
+bool KernelOperationPresent(const KernelTable& table, int32_t index) {
+  return index >= 0 && index < kOperationCount && kOperations[index].present(table);
+}
 
 const char* KernelOperationName(int32_t index) {
   return index >= 0 && index < kOperationCount ? kOperations[index].name : nullptr;
@@ -91,14 +43,12 @@ const char* KernelOperationName(int32_t index) {
 
 bool KernelOperationImplemented(KernelBackend backend, int32_t index) {
   const KernelTable* table = nullptr;
-  return index >= 0 && index < kOperationCount && GetKernelTable(backend, &table) == Status::kOk &&
-         kOperations[index].present(*table);
+  return GetKernelTable(backend, &table) == Status::kOk && KernelOperationPresent(*table, index);
 }
 
 const char* KernelOperationProvider(KernelBackend backend, int32_t index) {
   const KernelTable* table = nullptr;
-  if (index < 0 || index >= kOperationCount || GetKernelTable(backend, &table) != Status::kOk ||
-      !kOperations[index].present(*table)) {
+  if (GetKernelTable(backend, &table) != Status::kOk || !KernelOperationPresent(*table, index)) {
     return "";
   }
   if (kOperations[index].same(*table, kReferenceTable)) return "reference";

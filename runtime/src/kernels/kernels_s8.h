@@ -50,11 +50,11 @@ void ref_fully_connected_s8_hybrid(int32_t rows, int32_t in_features, int32_t ou
 // shift_offset) (+ bias[m] when bias is non-null, added after requantization, saturating);
 // y[r * out + m] = accumulate ? sat(y + v) : v. shift_offset folds a power-of-two input scale
 // chosen at run time into the precomputed per-row shifts (result shifts stay in [-31, 30]).
-void ref_fully_connected_s8_s32_strided(int32_t rows, int32_t in_features, int32_t out_features,
-                                        const int8_t* x, int32_t x_stride, const int8_t* w,
-                                        int32_t w_stride, const int32_t* multiplier,
-                                        const int32_t* shift, int32_t shift_offset,
-                                        const int32_t* bias, int32_t* y, bool accumulate);
+void ref_fully_connected_s8_s32(int32_t rows, int32_t in_features, int32_t out_features,
+                                const int8_t* x, int32_t x_stride, const int8_t* w,
+                                int32_t w_stride, const int32_t* multiplier,
+                                const int32_t* shift, int32_t shift_offset,
+                                const int32_t* bias, int32_t* y, bool accumulate);
 
 // Embedding rows times a column block of W into Q11.20 (int8-full: embedding inputs keep their
 // own per-row scales): for r < rows, id = ids[r], m < out_features,

@@ -26,7 +26,7 @@ inline void StoreHybridOutput(int32_t acc, float x_scale, const float* w_scales,
   *y = accumulate ? *y + value : value;
 }
 
-// int8-full column block (ref_fully_connected_s8_s32_strided).
+// int8-full column block (ref_fully_connected_s8_s32).
 inline void StoreStridedS32Output(int32_t acc, const int32_t* multiplier, const int32_t* shift,
                                   int32_t shift_offset, const int32_t* bias, int32_t m,
                                   bool accumulate, int32_t* y) {

@@ -1,9 +1,10 @@
 // The SIMD backend's kernel tables: the product kernels run an instruction set's dot-product
 // core (simd_dot.h) inside portable drivers; cells, activations and requantization use a
-// level's vector versions where it has them; every other entry is the reference kernel. The
+// level's vector versions where it has them; the rest are reference kernels, each named
+// (ReferenceForTheRest), so an operation that no level names is absent, not the reference. The
 // per-output arithmetic is kernels/product_outputs.h, shared with the reference, so integer
 // results are bit-identical to it and float ones differ only by summation order.
-#include "kernels/kernels_s8.h"
+#include "kernels/kernel_table_builder.h"
 #include "kernels/product_outputs.h"
 #include "kernels/simd/activation_table_s16.h"
 #include "kernels/simd/simd_activation.h"
@@ -142,62 +143,36 @@ void EmbeddingFullyConnectedS8S32(int32_t rows, const int32_t* ids, const int8_t
   }
 }
 
-using ActivationFn = void (*)(int32_t n, const float* x, float* y);
+// ---- the levels: each names the operations it vectorises --------------------------------------
 
-template <typename L>
-KernelTable MakeSimdTable() {
-  KernelTable table = ReferenceKernelTable();
-  table.backend = KernelBackend::kSimd;
-  table.fully_connected_f32 = FullyConnectedF32<L>;
-  table.sigmoid_f32 = L::kSigmoid;
-  table.tanh_f32 = L::kTanh;
-  table.fully_connected_s8_hybrid = FullyConnectedS8Hybrid<L>;
-  table.fully_connected_s8_s32 = FullyConnectedS8S32<L>;
-  table.embedding_fully_connected_s8_s32 = EmbeddingFullyConnectedS8S32<L>;
-  if (L::kLstmCell != nullptr) table.lstm_cell_s16 = L::kLstmCell;
-  if (L::kTanhS16 != nullptr) table.tanh_s16 = L::kTanhS16;
-  if (L::kNarrow != nullptr) table.narrow_s32_s16 = L::kNarrow;
-  if (L::kRequantizeS16 != nullptr) table.requantize_s16_s8 = L::kRequantizeS16;
-  if (L::kSoftmax != nullptr) table.softmax_f32 = L::kSoftmax;
-  if (L::kLogSoftmax != nullptr) table.log_softmax_f32 = L::kLogSoftmax;
-  if (L::kSoftmaxS32 != nullptr) table.softmax_s32_s16 = L::kSoftmaxS32;
-  if (L::kLogSoftmaxS32 != nullptr) table.log_softmax_s32 = L::kLogSoftmaxS32;
-  if (L::kGruCell != nullptr) table.gru_cell_s16 = L::kGruCell;
-  if (L::kLocalPGaussian != nullptr) table.local_p_gaussian_s16 = L::kLocalPGaussian;
-  if (L::kScoreWindow != nullptr) table.score_window_s16 = L::kScoreWindow;
-  if (L::kContext != nullptr) table.context_s16_s8 = L::kContext;
-#if defined(__x86_64__)
-  simd::GetActivationTablesS16();  // filled now (at Init), not in a session's first step
-#endif
-  return table;
-}
-
-// ---- the levels ------------------------------------------------------------------------------
-
-using LstmCellFn = void (*)(int32_t, const int16_t*, int32_t, int16_t*, int8_t*, int16_t*);
-using TanhS16Fn = void (*)(int32_t, const int16_t*, int32_t, int16_t*);
-using NarrowFn = void (*)(int32_t, const int32_t*, int32_t, int16_t*);
-using LocalPGaussianFn = void (*)(int32_t, int32_t, int32_t, int32_t, int16_t*);
-using ScoreWindowFn = void (*)(const int16_t*, const int16_t*, int32_t, int32_t, int32_t, int32_t, int32_t*);
-using ContextFn = void (*)(int32_t, const int16_t*, const int16_t*, int32_t, int8_t*);
-using GruCellFn = void (*)(int32_t, const int16_t*, const int16_t*, int16_t*, int8_t*);
-using RequantizeS16Fn = void (*)(int32_t, const int16_t*, int32_t, int8_t*);
-using SoftmaxS32S16Fn = void (*)(int32_t, const int32_t*, int32_t, int16_t*);
-using LogSoftmaxS32Fn = void (*)(int32_t, const int32_t*, int32_t, int32_t*);
-
-// The entries a level may leave to the reference (nullptr: MakeSimdTable keeps the reference's
-// kernel); each level overrides those it vectorises.
+// The operations a level leaves to the reference unless it names its own (no vector version,
+// or none faster than the portable kernel); every other one a level must name, or its table
+// lacks it.
 struct ReferenceForTheRest {
-  static constexpr NarrowFn kNarrow = nullptr;
-  static constexpr RequantizeS16Fn kRequantizeS16 = nullptr;
-  static constexpr ActivationFn kSoftmax = nullptr;
-  static constexpr ActivationFn kLogSoftmax = nullptr;
-  static constexpr SoftmaxS32S16Fn kSoftmaxS32 = nullptr;
-  static constexpr LogSoftmaxS32Fn kLogSoftmaxS32 = nullptr;
-  static constexpr GruCellFn kGruCell = nullptr;
-  static constexpr LocalPGaussianFn kLocalPGaussian = nullptr;
-  static constexpr ScoreWindowFn kScoreWindow = nullptr;
-  static constexpr ContextFn kContext = nullptr;
+  EDGENMT_PROVIDE_REFERENCE_KERNEL(embedding_lookup_f32);
+  EDGENMT_PROVIDE_REFERENCE_KERNEL(embedding_lookup_s8_f32);
+  EDGENMT_PROVIDE_REFERENCE_KERNEL(local_p_position_q16);
+  EDGENMT_PROVIDE_REFERENCE_KERNEL(local_p_window);
+  EDGENMT_PROVIDE_REFERENCE_KERNEL(narrow_s32_s16);
+  EDGENMT_PROVIDE_REFERENCE_KERNEL(requantize_s16_s8);
+  EDGENMT_PROVIDE_REFERENCE_KERNEL(softmax_f32);
+  EDGENMT_PROVIDE_REFERENCE_KERNEL(log_softmax_f32);
+  EDGENMT_PROVIDE_REFERENCE_KERNEL(softmax_s32_s16);
+  EDGENMT_PROVIDE_REFERENCE_KERNEL(log_softmax_s32);
+  EDGENMT_PROVIDE_REFERENCE_KERNEL(gru_cell_s16);
+  EDGENMT_PROVIDE_REFERENCE_KERNEL(local_p_gaussian_s16);
+  EDGENMT_PROVIDE_REFERENCE_KERNEL(score_window_s16);
+  EDGENMT_PROVIDE_REFERENCE_KERNEL(context_s16_s8);
+};
+
+// A level's spec: the products (the portable drivers over the level's dot-product cores, k*
+// members) and the operations the level names.
+template <typename L>
+struct SimdSpec : L {
+  EDGENMT_PROVIDE_KERNEL(fully_connected_f32, FullyConnectedF32<L>);
+  EDGENMT_PROVIDE_KERNEL(fully_connected_s8_hybrid, FullyConnectedS8Hybrid<L>);
+  EDGENMT_PROVIDE_KERNEL(fully_connected_s8_s32, FullyConnectedS8S32<L>);
+  EDGENMT_PROVIDE_KERNEL(embedding_fully_connected_s8_s32, EmbeddingFullyConnectedS8S32<L>);
 };
 
 #if defined(__x86_64__)
@@ -208,12 +183,12 @@ struct Avx2Fma : ReferenceForTheRest {
   static constexpr simd::QuantizeRowFn kQuantizeRow = simd::QuantizeRowAvx2;
   static constexpr simd::RequantizeColumnBlockFn kRequantizeColumnBlock = RequantizeColumnBlock;
   static constexpr simd::RequantizeEmbeddingBlockFn kRequantizeEmbeddingBlock = RequantizeEmbeddingBlock;
-  static constexpr ActivationFn kSigmoid = simd::SigmoidF32Avx2;
-  static constexpr ActivationFn kTanh = simd::TanhF32Avx2;
-  static constexpr LstmCellFn kLstmCell = simd::LstmCellS16Table;
-  static constexpr TanhS16Fn kTanhS16 = simd::TanhS16Table;
-  static constexpr ActivationFn kSoftmax = simd::SoftmaxF32Avx2;
-  static constexpr ActivationFn kLogSoftmax = simd::LogSoftmaxF32Avx2;
+  EDGENMT_PROVIDE_KERNEL(sigmoid_f32, simd::SigmoidF32Avx2);
+  EDGENMT_PROVIDE_KERNEL(tanh_f32, simd::TanhF32Avx2);
+  EDGENMT_PROVIDE_KERNEL(lstm_cell_s16, simd::LstmCellS16Table);
+  EDGENMT_PROVIDE_KERNEL(tanh_s16, simd::TanhS16Table);
+  EDGENMT_PROVIDE_KERNEL(softmax_f32, simd::SoftmaxF32Avx2);
+  EDGENMT_PROVIDE_KERNEL(log_softmax_f32, simd::LogSoftmaxF32Avx2);
 };
 
 struct Avx512Vnni : Avx2Fma {
@@ -222,16 +197,16 @@ struct Avx512Vnni : Avx2Fma {
   static constexpr simd::RequantizeColumnBlockFn kRequantizeColumnBlock = simd::RequantizeColumnBlockAvx512;
   static constexpr simd::RequantizeEmbeddingBlockFn kRequantizeEmbeddingBlock =
       simd::RequantizeEmbeddingBlockAvx512;
-  static constexpr LstmCellFn kLstmCell = simd::LstmCellS16Avx512;
-  static constexpr TanhS16Fn kTanhS16 = simd::TanhS16Avx512;
-  static constexpr NarrowFn kNarrow = simd::NarrowS32S16Avx512;
-  static constexpr RequantizeS16Fn kRequantizeS16 = simd::RequantizeS16S8Avx512;
-  static constexpr SoftmaxS32S16Fn kSoftmaxS32 = simd::SoftmaxS32S16Avx512;
-  static constexpr LogSoftmaxS32Fn kLogSoftmaxS32 = simd::LogSoftmaxS32Avx512;
-  static constexpr GruCellFn kGruCell = simd::GruCellS16Avx512;
-  static constexpr LocalPGaussianFn kLocalPGaussian = simd::LocalPGaussianS16Avx512;
-  static constexpr ScoreWindowFn kScoreWindow = simd::ScoreWindowS16Avx512;
-  static constexpr ContextFn kContext = simd::ContextS16S8Avx512;
+  EDGENMT_PROVIDE_KERNEL(lstm_cell_s16, simd::LstmCellS16Avx512);
+  EDGENMT_PROVIDE_KERNEL(tanh_s16, simd::TanhS16Avx512);
+  EDGENMT_PROVIDE_KERNEL(narrow_s32_s16, simd::NarrowS32S16Avx512);
+  EDGENMT_PROVIDE_KERNEL(requantize_s16_s8, simd::RequantizeS16S8Avx512);
+  EDGENMT_PROVIDE_KERNEL(softmax_s32_s16, simd::SoftmaxS32S16Avx512);
+  EDGENMT_PROVIDE_KERNEL(log_softmax_s32, simd::LogSoftmaxS32Avx512);
+  EDGENMT_PROVIDE_KERNEL(gru_cell_s16, simd::GruCellS16Avx512);
+  EDGENMT_PROVIDE_KERNEL(local_p_gaussian_s16, simd::LocalPGaussianS16Avx512);
+  EDGENMT_PROVIDE_KERNEL(score_window_s16, simd::ScoreWindowS16Avx512);
+  EDGENMT_PROVIDE_KERNEL(context_s16_s8, simd::ContextS16S8Avx512);
 };
 #endif
 
@@ -243,10 +218,10 @@ struct Neon : ReferenceForTheRest {
   static constexpr simd::QuantizeRowFn kQuantizeRow = simd::QuantizeRowNeon;
   static constexpr simd::RequantizeColumnBlockFn kRequantizeColumnBlock = RequantizeColumnBlock;
   static constexpr simd::RequantizeEmbeddingBlockFn kRequantizeEmbeddingBlock = RequantizeEmbeddingBlock;
-  static constexpr ActivationFn kSigmoid = simd::SigmoidF32Neon;
-  static constexpr ActivationFn kTanh = simd::TanhF32Neon;
-  static constexpr LstmCellFn kLstmCell = simd::LstmCellS16Neon;
-  static constexpr TanhS16Fn kTanhS16 = simd::TanhS16Neon;
+  EDGENMT_PROVIDE_KERNEL(sigmoid_f32, simd::SigmoidF32Neon);
+  EDGENMT_PROVIDE_KERNEL(tanh_f32, simd::TanhF32Neon);
+  EDGENMT_PROVIDE_KERNEL(lstm_cell_s16, simd::LstmCellS16Neon);
+  EDGENMT_PROVIDE_KERNEL(tanh_s16, simd::TanhS16Neon);
 };
 #endif
 
@@ -256,6 +231,14 @@ struct NeonDotprod : Neon {
   static constexpr simd::DotS8RowsFn kDotS8Rows = DotRowsOneByOne<simd::DotS8NeonDotprod>;
 };
 #endif
+
+template <typename L>
+KernelTable MakeSimdTable() {
+#if defined(__x86_64__)
+  simd::GetActivationTablesS16();  // filled now (at Init), not in a session's first step
+#endif
+  return BuildKernelTable<SimdSpec<L>>(KernelBackend::kSimd);
+}
 
 template <typename L>
 const KernelTable* TableOf() {

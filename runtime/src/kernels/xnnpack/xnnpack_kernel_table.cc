@@ -1,36 +1,34 @@
 // The xnnpack backend: XNNPACK's fully-connected operator for the float32 products over weight
-// matrices (packed at Init into the arena), the portable reference for every other operation.
-// XNNPACK's integer operators fit neither int8 scheme (docs/BACKENDS.md): the int8 entries are
-// left out, so an int8 model is refused at Init (kUnsupported) instead of running the reference
-// under this backend's name.
+// matrices (packed at Init into the arena), the portable reference for the other float32
+// operations. XNNPACK's integer operators fit neither int8 scheme (docs/BACKENDS.md): the int8
+// operations are not named, so an int8 model is refused at Init (kUnsupported) instead of
+// running the reference under this backend's name.
 #include "kernels/kernel_table.h"
+#include "kernels/kernel_table_builder.h"
 #include "kernels/xnnpack/xnnpack_fully_connected_f32.h"
 
 namespace edgenmt {
+namespace {
+
+struct XnnpackSpec {
+  EDGENMT_PROVIDE_KERNEL(pack_fully_connected_f32, XnnpackPackFullyConnectedF32);
+  EDGENMT_PROVIDE_KERNEL(packed_fully_connected_f32, XnnpackPackedFullyConnectedF32);
+  // Left to the reference: the products a packed matrix cannot serve (attention scores over
+  // the encoder's memory, accumulating or partial products) and the other float32 operations.
+  EDGENMT_PROVIDE_REFERENCE_KERNEL(fully_connected_f32);
+  EDGENMT_PROVIDE_REFERENCE_KERNEL(sigmoid_f32);
+  EDGENMT_PROVIDE_REFERENCE_KERNEL(tanh_f32);
+  EDGENMT_PROVIDE_REFERENCE_KERNEL(softmax_f32);
+  EDGENMT_PROVIDE_REFERENCE_KERNEL(log_softmax_f32);
+  EDGENMT_PROVIDE_REFERENCE_KERNEL(embedding_lookup_f32);
+};
+
+}  // namespace
 
 const KernelTable* XnnpackKernelTable() {
   if (!XnnpackReady()) return nullptr;
   static const KernelTable table = [] {
-    KernelTable t = ReferenceKernelTable();
-    t.backend = KernelBackend::kXnnpack;
-    t.fully_connected_s8_hybrid = nullptr;
-    t.embedding_lookup_s8_f32 = nullptr;
-    t.fully_connected_s8_s32 = nullptr;
-    t.embedding_fully_connected_s8_s32 = nullptr;
-    t.narrow_s32_s16 = nullptr;
-    t.tanh_s16 = nullptr;
-    t.requantize_s16_s8 = nullptr;
-    t.lstm_cell_s16 = nullptr;
-    t.gru_cell_s16 = nullptr;
-    t.softmax_s32_s16 = nullptr;
-    t.log_softmax_s32 = nullptr;
-    t.local_p_position_q16 = nullptr;
-    t.local_p_window = nullptr;
-    t.local_p_gaussian_s16 = nullptr;
-    t.score_window_s16 = nullptr;
-    t.context_s16_s8 = nullptr;
-    t.pack_fully_connected_f32 = XnnpackPackFullyConnectedF32;
-    t.packed_fully_connected_f32 = XnnpackPackedFullyConnectedF32;
+    KernelTable t = BuildKernelTable<XnnpackSpec>(KernelBackend::kXnnpack);
     t.packed_min_rows = 1;
     return t;
   }();
