@@ -60,23 +60,20 @@ SCHEMES = ("f32", "int8", "int8-full")
 MIN_REPORTED_PASSES = 3
 
 
+PEAK_RSS = None   # peak_rss.c, compiled by main() before any row runs
+
+
 def run_measured(cmd):
-    """Runs cmd; returns (stdout, stderr, peak RSS KiB of the child, exit code). The RSS comes
-    from wait4, i.e. the child's own high-water mark (bench.py imports no torch or numpy, so
-    what the child inherits from the fork is a few MiB at most)."""
-    with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err:
-        pid = os.fork()
-        if pid == 0:
-            os.dup2(out.fileno(), 1)
-            os.dup2(err.fileno(), 2)
-            try:
-                os.execvp(cmd[0], cmd)
-            finally:
-                os._exit(127)
-        _, status, usage = os.wait4(pid, 0)
+    """Runs cmd; returns (stdout, stderr, peak RSS KiB of the command, exit code). The RSS comes
+    from peak_rss.c, which forks the command itself: Linux keeps a high-water mark across exec,
+    so a command forked from this Python process would report this process's size too."""
+    with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err, \
+            tempfile.NamedTemporaryFile("r") as rss:
+        code = subprocess.run([PEAK_RSS, rss.name] + list(cmd), stdout=out, stderr=err).returncode
         out.seek(0)
         err.seek(0)
-        return out.read(), err.read(), usage.ru_maxrss, os.waitstatus_to_exitcode(status)
+        peak = rss.read().strip()
+        return out.read(), err.read(), int(peak) if peak else 0, code
 
 
 def must(cmd):
@@ -131,6 +128,8 @@ def main():
     args.backends = [b for b in args.backends.split(",") if b]
     args.repeat = max(1, args.repeat)
     os.makedirs(args.work, exist_ok=True)
+    global PEAK_RSS
+    PEAK_RSS = floor.compile_tool(args.work, "peak_rss")
     for var in ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS"):
         os.environ[var] = "1"   # every child: the peers' libraries read these when they load
     load0 = os.getloadavg()

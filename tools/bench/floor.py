@@ -124,16 +124,21 @@ def bandwidth_line(classes, bw):
                       for s, g in sorted(bw.items())))
 
 
-def bandwidths(work, sizes):
-    """GB/s read by one core from a buffer of each size (bandwidth.c, compiled into `work`
-    once, rebuilt when the source is newer)."""
-    exe = os.path.join(work, "bandwidth")
-    src = os.path.join(HERE, "bandwidth.c")
+def compile_tool(work, name, flags=("-O2",)):
+    """tools/bench/NAME.c compiled into `work` once (again when the source is newer); its path."""
+    exe = os.path.join(work, name)
+    src = os.path.join(HERE, name + ".c")
     if not os.path.exists(exe) or os.path.getmtime(exe) < os.path.getmtime(src):
         cc = shutil.which("cc") or shutil.which("gcc")
         if not cc:
-            raise RuntimeError("no C compiler for bandwidth.c (make deps installs build-essential)")
-        subprocess.run([cc, "-O3", "-march=native", "-o", exe, src], check=True)
+            raise RuntimeError(f"no C compiler for {name}.c (make deps installs build-essential)")
+        subprocess.run([cc, *flags, "-o", exe, src], check=True)
+    return exe
+
+
+def bandwidths(work, sizes):
+    """GB/s read by one core from a buffer of each size (bandwidth.c)."""
+    exe = compile_tool(work, "bandwidth", ("-O3", "-march=native"))
     sizes = sorted(set(sizes))
     out = subprocess.run([exe] + [str(s) for s in sizes], check=True, capture_output=True,
                          text=True).stdout
