@@ -26,6 +26,7 @@ Anything else fails. With --metrics, the golden file's own WER and PER must equa
 file's (to 0.01): the golden outputs belong to the checkpoint they are stored with.
 """
 import argparse
+import json
 import os
 import sys
 import tempfile
@@ -123,7 +124,6 @@ def compare(args):
                  f"({len(runtime)} vs {len(golden)} words)")
     failures = []
     if args.metrics:
-        import json
         with open(args.metrics) as f:
             want = json.load(f)[args.split][args.search]
         refs = read_tsv(args.data)
