@@ -255,8 +255,18 @@ TEST(FixedPoint, LogisticAndTanhQ31WithinTolerance) {
   EXPECT_LT(TanhQ31(kInt32Min, 3), -kQ31One + 1000000);
 }
 
+// The generated table (tools/codegen/tanh_table.py) against std::tanh: each entry the correctly
+// rounded Q0.16 value, saturated at 65535, plus the repeated last entry.
+TEST(FixedPoint, TanhTableEntriesAreRoundedTanh) {
+  for (int32_t k = 0; k <= kTanhTableLast; ++k) {
+    const double exact = std::tanh(static_cast<double>(k) / kTanhTableStepsPerUnit) * 65536.0;
+    ASSERT_EQ(kTanhTableQ16[k], std::min(65535.0, std::round(exact))) << k;
+  }
+  EXPECT_EQ(kTanhTableQ16[kTanhTableLast + 1], kTanhTableQ16[kTanhTableLast]);
+}
+
 TEST(FixedPoint, LogisticAndTanhS16ExhaustiveWithinOneLsb) {
-  for (int int_bits : {2, 3, 4}) {
+  for (int int_bits : {0, 1, 2, 3, 4, 5, 8, 9, 12, 15}) {
     for (int32_t raw = -32768; raw <= 32767; ++raw) {
       const double x = std::ldexp(static_cast<double>(raw), -(15 - int_bits));
       const double sigmoid = 1.0 / (1.0 + std::exp(-x));

@@ -386,7 +386,9 @@ TEST(LstmCellS16, MatchesFloatCellWithinQuantizationError) {
         ASSERT_NEAR(cell[j] * cell_lsb, c_new, 2.5 * cell_lsb + 1e-4) << j;
         const double h_new = o * std::tanh(cell[j] * cell_lsb);  // from the integer cell
         ASSERT_NEAR(h[j] / 128.0, std::min(h_new, 127.0 / 128.0), 0.5 / 128.0 + 1e-4) << j;
-        ASSERT_NEAR(h16[j] / 32768.0, std::min(h_new, 32767.0 / 32768.0), 1.5 / 32768.0) << j;
+        // o and tanh(c) each carry their table interpolation's error (fixed_point.h: below 0.72
+        // and 0.94 LSB), plus the final rounding's 1/2.
+        ASSERT_NEAR(h16[j] / 32768.0, std::min(h_new, 32767.0 / 32768.0), 2.2 / 32768.0) << j;
       }
     }
   }

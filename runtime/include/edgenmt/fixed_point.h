@@ -17,6 +17,8 @@
 
 #include <stdint.h>
 
+#include "edgenmt/fixed_point_tanh_table.h"
+
 namespace edgenmt {
 namespace fxp {
 
@@ -325,15 +327,47 @@ constexpr int32_t TanhQ31(int32_t a, int int_bits) {
   return a > 0 ? positive : -positive;
 }
 
-// int16 forms used by the int8-full cells: input Q(int_bits).(15 - int_bits) (Q3.12 for gate
-// pre-activations), output Q0.15. Error vs. the real functions: at most 1 LSB (2^-15) + 2^-20.
-constexpr int16_t LogisticS16(int16_t x, int int_bits) {
-  const int32_t y = LogisticQ31(static_cast<int32_t>(x) * 65536, int_bits);
-  return SaturateToInt16(RoundingDivideByPOT(y, 16));
+// int16 forms used by the int8-full cells: input Q(int_bits).(15 - int_bits), int_bits in
+// [0, 15] (Q3.12 for gate pre-activations), output Q0.15. Both read one 1,025-entry table of
+// tanh on [0, 8] in Q0.16 (fixed_point_tanh_table.h, 2 KiB) with linear interpolation, exact in
+// integers until the one final rounding, so a microcontroller needs no 128 KiB table and every
+// target, vector or scalar, computes the same bits. Error vs. the real functions: below 1 LSB
+// (2^-15): tanh <= 0.19 (interpolation) + 0.25 (table) + 0.5 (rounding) LSB; sigmoid
+// (1/2 + tanh(x/2)/2) about 0.72 LSB (tests/fixed_point_test.cc checks all inputs).
+
+// Fraction bits the interpolation keeps beyond the table's Q0.16 for an input with
+// `frac_bits` fraction bits (the table has 7: 128 steps per unit).
+constexpr int TanhTableExtraBits(int frac_bits) { return frac_bits > 7 ? frac_bits - 7 : 0; }
+
+// tanh(a / 2^frac_bits) for 0 <= a <= 2^15, frac_bits in [0, 16], in
+// Q0.(16 + TanhTableExtraBits(frac_bits)), unrounded: entry i = floor(a / 2^s) plus the next
+// entry's difference times the remaining s bits; inputs at or past 8 read the last entry.
+constexpr int32_t TanhTableInterpolated(int32_t a, int frac_bits) {
+  const int s = TanhTableExtraBits(frac_bits);
+  const int32_t i = frac_bits >= 7 ? (a >> s) : (a << (7 - frac_bits));
+  if (i >= kTanhTableLast) return static_cast<int32_t>(kTanhTableQ16[kTanhTableLast]) << s;
+  const int32_t f = frac_bits >= 7 ? (a & ((1 << s) - 1)) : 0;
+  const int32_t lo = kTanhTableQ16[i];
+  return (lo << s) + (static_cast<int32_t>(kTanhTableQ16[i + 1]) - lo) * f;
 }
+
 constexpr int16_t TanhS16(int16_t x, int int_bits) {
-  const int32_t y = TanhQ31(static_cast<int32_t>(x) * 65536, int_bits);
-  return SaturateToInt16(RoundingDivideByPOT(y, 16));
+  const int32_t a = x < 0 ? -static_cast<int32_t>(x) : x;
+  const int s = TanhTableExtraBits(15 - int_bits);
+  const int32_t w = TanhTableInterpolated(a, 15 - int_bits);  // Q0.(16 + s)
+  const int32_t rounded = (w + (1 << s)) >> (s + 1);           // Q0.15, ties up
+  const int32_t magnitude = rounded > 32767 ? 32767 : rounded;
+  return static_cast<int16_t>(x < 0 ? -magnitude : magnitude);
+}
+
+// sigmoid(x) = 1/2 + tanh(x / 2) / 2: x / 2 is the same bits with one more fraction bit.
+// sigmoid(-x) = 1 - sigmoid(x), exactly.
+constexpr int16_t LogisticS16(int16_t x, int int_bits) {
+  const int32_t a = x < 0 ? -static_cast<int32_t>(x) : x;
+  const int s = TanhTableExtraBits(16 - int_bits);
+  const int32_t w = TanhTableInterpolated(a, 16 - int_bits);                    // Q0.(16 + s)
+  const int32_t p = ((1 << (s + 16)) + w + (1 << (s + 1))) >> (s + 2);      // Q0.15, in [2^14, 2^15]
+  return static_cast<int16_t>(x < 0 ? 32768 - p : (p > 32767 ? 32767 : p));
 }
 
 // ---- natural log --------------------------------------------------------------------------------

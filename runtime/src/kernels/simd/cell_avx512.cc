@@ -1,8 +1,8 @@
-// AVX-512F int8-full LSTM cell and tanh (simd_cell.h). Inputs in Q3.12 and cell formats with
-// at least 3 int bits look the activations up in activation_table_s16.h's tables (16 units per
-// gather); the rest compute them: each function below mirrors the scalar function of
-// edgenmt/fixed_point.h with the same name, on 8 int32 values in int64 lanes
-// (fixed_point_avx512.h).
+// AVX-512F int8-full LSTM and GRU cells and tanh (simd_cell.h). The LSTM cell and tanh look the
+// int16 activations up in activation_table_s16.h's tables (16 units per gather) for cell formats
+// with at least 3 int bits; the GRU cell computes its Q0.31 activations: each function below
+// mirrors the scalar function of edgenmt/fixed_point.h with the same name, on 8 int32 values in
+// int64 lanes (fixed_point_avx512.h).
 #if defined(__x86_64__)
 #include "kernels/simd/avx512_intrinsics.h"
 #include "kernels/kernels_s8.h"
@@ -58,30 +58,6 @@ inline void StoreS8(int8_t* p, V v) {  // v within int8
   _mm_storel_epi64(reinterpret_cast<__m128i*>(p), _mm512_cvtepi64_epi8(v));
 }
 
-inline V LogisticS16(V x, int int_bits) {
-  return Clamp(RoundingDivideByPOT(LogisticQ31(_mm512_slli_epi64(x, 16), int_bits), 16), -32768, 32767);
-}
-inline V TanhS16(V x, int int_bits) {
-  return Clamp(RoundingDivideByPOT(TanhQ31(_mm512_slli_epi64(x, 16), int_bits), 16), -32768, 32767);
-}
-
-// Eight units of ref_lstm_cell_s16; gates point at unit j of the i gate, gate blocks `hidden` apart.
-inline void LstmCell8(const int16_t* gates, int32_t hidden, int cell_int_bits, int16_t* cell,
-                      int8_t* h, int16_t* h16) {
-  constexpr int kGateIntBits = 3;
-  const V i = LogisticS16(LoadS16(gates), kGateIntBits);
-  const V f = LogisticS16(LoadS16(gates + hidden), kGateIntBits);
-  const V g = TanhS16(LoadS16(gates + 2 * hidden), kGateIntBits);
-  const V o = LogisticS16(LoadS16(gates + 3 * hidden), kGateIntBits);
-  const V f_c = RoundingDivideByPOT(_mm512_mul_epi32(f, LoadS16(cell)), 15);
-  const V i_g = RoundingDivideByPOT(_mm512_mul_epi32(i, g), 15 + cell_int_bits);
-  const V c_new = Clamp(_mm512_add_epi64(f_c, i_g), -32768, 32767);
-  StoreS16(cell, c_new);
-  const V o_tanh_c = _mm512_mul_epi32(o, TanhS16(c_new, cell_int_bits));
-  StoreS8(h, Clamp(RoundingDivideByPOT(o_tanh_c, 23), -128, 127));
-  if (h16 != nullptr) StoreS16(h16, Clamp(RoundingDivideByPOT(o_tanh_c, 15), -32768, 32767));
-}
-
 // Eight units of ref_gru_cell_s16 (gate blocks `hidden` apart), line by line.
 inline void GruCell8(const int16_t* gi, const int16_t* gh, int32_t hidden, int16_t* state,
                      int8_t* h_s8) {
@@ -98,9 +74,6 @@ inline void GruCell8(const int16_t* gi, const int16_t* gh, int32_t hidden, int16
   StoreS8(h_s8, Clamp(RoundingDivideByPOT(h16, 8), -128, 127));
 }
 
-// The vector path's int-bits range: ExpOnNegativeValuesQ31 above needs int_bits + 1 <= 28.
-constexpr int32_t kMaxVectorIntBits = 15;
-static_assert(kMaxVectorIntBits == kTableMaxIntBits, "the table path and the computed one cover the same formats");
 
 // ---- the table path (activation_table_s16.h): 16 units in int32 lanes -------------------
 // Every product below fits int32 (|Q0.15 * int16| <= 2^30), so 32-bit lanes round exactly as
@@ -158,36 +131,16 @@ inline void LstmCell16Table(const ActivationTablesS16& t, const int16_t* gates, 
 
 void LstmCellS16Avx512(int32_t hidden, const int16_t* gates, int32_t cell_int_bits,
                        int16_t* cell, int8_t* h, int16_t* h16) {
-  if (cell_int_bits < 0 || cell_int_bits > kMaxVectorIntBits) {
+  if (cell_int_bits < kTableMinIntBits || cell_int_bits > kTableMaxIntBits) {
+    // No shipped model keeps its cell in fewer than 3 int bits: the reference's scalar
+    // interpolation (fixed_point.h) serves those formats.
     ref_lstm_cell_s16(hidden, gates, cell_int_bits, cell, h, h16);
     return;
   }
-  if (cell_int_bits >= kTableMinIntBits) {
-    const ActivationTablesS16& tables = GetActivationTablesS16();
-    for (int32_t j = 0; j < hidden; j += 16) {
-      LstmCell16Table(tables, gates + j, hidden, cell_int_bits, cell + j, h + j,
-                      h16 != nullptr ? h16 + j : nullptr, hidden - j);
-    }
-    return;
-  }
-  int32_t j = 0;
-  for (; j + 8 <= hidden; j += 8) {
-    LstmCell8(gates + j, hidden, cell_int_bits, cell + j, h + j, h16 != nullptr ? h16 + j : nullptr);
-  }
-  if (j < hidden) {  // the last units through padded copies of their gates and state
-    const int32_t n = hidden - j;
-    int16_t gate_block[4 * 8] = {}, cell_block[8] = {}, h16_block[8];
-    int8_t h_block[8];
-    for (int32_t t = 0; t < n; ++t) {
-      for (int32_t gate = 0; gate < 4; ++gate) gate_block[gate * 8 + t] = gates[gate * hidden + j + t];
-      cell_block[t] = cell[j + t];
-    }
-    LstmCell8(gate_block, 8, cell_int_bits, cell_block, h_block, h16_block);
-    for (int32_t t = 0; t < n; ++t) {
-      cell[j + t] = cell_block[t];
-      h[j + t] = h_block[t];
-      if (h16 != nullptr) h16[j + t] = h16_block[t];
-    }
+  const ActivationTablesS16& tables = GetActivationTablesS16();
+  for (int32_t j = 0; j < hidden; j += 16) {
+    LstmCell16Table(tables, gates + j, hidden, cell_int_bits, cell + j, h + j,
+                    h16 != nullptr ? h16 + j : nullptr, hidden - j);
   }
 }
 
@@ -215,25 +168,14 @@ void GruCellS16Avx512(int32_t hidden, const int16_t* gi, const int16_t* gh, int1
 }
 
 void TanhS16Avx512(int32_t n, const int16_t* x, int32_t input_int_bits, int16_t* y) {
-  if (input_int_bits < 0 || input_int_bits > kMaxVectorIntBits) {
-    ref_tanh_s16(n, x, input_int_bits, y);
+  if (input_int_bits < kTableMinIntBits || input_int_bits > kTableMaxIntBits) {
+    ref_tanh_s16(n, x, input_int_bits, y);  // as the cell above
     return;
   }
-  if (input_int_bits >= kTableMinIntBits) {
-    const int16_t* table = GetActivationTablesS16().tanh;
-    for (int32_t i = 0; i < n; i += 16) {
-      const __mmask32 mask = n - i >= 16 ? 0xFFFFu : (1u << (n - i)) - 1;
-      StoreS16W(y + i, mask, Lookup(table, ToTableInput(LoadS16W(x + i, mask), input_int_bits)));
-    }
-    return;
-  }
-  int32_t i = 0;
-  for (; i + 8 <= n; i += 8) StoreS16(y + i, TanhS16(LoadS16(x + i), input_int_bits));
-  if (i < n) {
-    int16_t block[8] = {};
-    for (int32_t t = 0; t < n - i; ++t) block[t] = x[i + t];
-    StoreS16(block, TanhS16(LoadS16(block), input_int_bits));
-    for (int32_t t = 0; t < n - i; ++t) y[i + t] = block[t];
+  const int16_t* table = GetActivationTablesS16().tanh;
+  for (int32_t i = 0; i < n; i += 16) {
+    const __mmask32 mask = n - i >= 16 ? 0xFFFFu : (1u << (n - i)) - 1;
+    StoreS16W(y + i, mask, Lookup(table, ToTableInput(LoadS16W(x + i, mask), input_int_bits)));
   }
 }
 

@@ -1,13 +1,13 @@
-// NEON int8-full LSTM cell and tanh (simd_cell.h), ARMv7-A and ARMv8-A: the fixed-point
-// logistic / tanh of edgenmt/fixed_point.h on 4 int32 lanes. NEON has the scalar primitives'
-// exact semantics in single instructions: vqrdmulh is SaturatingRoundingDoublingHighMul,
-// vqadd / vqshl saturate to int32, vqmovn to int16 / int8, and a rounding shift (ties up) of
-// x - [x < 0] is RoundingDivideByPOT (ties away from zero). Each function mirrors the scalar
-// one with the same name; intermediates that the scalar code forms in 64 bits are rewritten so
-// they fit 32 (noted where). Bit-exact: tests/kernels_simd_test.cc.
+// NEON int8-full LSTM cell and tanh (simd_cell.h), ARMv7-A and ARMv8-A: the table-interpolated
+// logistic / tanh of edgenmt/fixed_point.h on 4 int32 lanes (every intermediate fits 32 bits).
+// vqmovn saturates to int16 / int8, and a rounding shift (ties up) of x - [x < 0] is
+// RoundingDivideByPOT (ties away from zero). Each function mirrors the scalar one with the same
+// name. Bit-exact: tests/kernels_simd_test.cc.
 #if defined(__ARM_NEON)
 #include <arm_neon.h>
+#include <string.h>
 
+#include "edgenmt/fixed_point.h"
 #include "kernels/kernels_s8.h"
 #include "kernels/simd/simd_cell.h"
 
@@ -17,11 +17,7 @@ namespace {
 
 using V = int32x4_t;
 
-constexpr int32_t kQ31One = 2147483647;
-constexpr int32_t kQ31Half = 1 << 30;
-
 inline V Set(int32_t v) { return vdupq_n_s32(v); }
-inline V SaturatingRoundingDoublingHighMul(V a, V b) { return vqrdmulhq_s32(a, b); }
 
 inline V RoundingDivideByPOT(V x, int exponent) {
   const V shift = Set(-exponent);
@@ -29,75 +25,45 @@ inline V RoundingDivideByPOT(V x, int exponent) {
   return vrshlq_s32(vqaddq_s32(x, fixup), shift);
 }
 
-inline V ExpOnIntervalNegativeQuarterTo0Q31(V a) {
-  const V exp_minus_one_eighth = Set(1895147668);
-  const V x = vaddq_s32(a, Set(1 << 28));
-  const V x2 = SaturatingRoundingDoublingHighMul(x, x);
-  const V x3 = SaturatingRoundingDoublingHighMul(x2, x);
-  const V x4 = SaturatingRoundingDoublingHighMul(x2, x2);
-  const V x5 = SaturatingRoundingDoublingHighMul(x4, x);
-  const V t5 = vaddq_s32(SaturatingRoundingDoublingHighMul(x5, Set(429496730)), x4);
-  const V t4 = vaddq_s32(RoundingDivideByPOT(t5, 2), x3);
-  const V t3 = vaddq_s32(SaturatingRoundingDoublingHighMul(t4, Set(715827883)), x2);
-  const V poly = RoundingDivideByPOT(t3, 1);
-  return vaddq_s32(exp_minus_one_eighth,
-                   SaturatingRoundingDoublingHighMul(exp_minus_one_eighth, vaddq_s32(x, poly)));
+// Entries i and i + 1 of the tanh table for 4 indices in [0, kTanhTableLast], as
+// T[i] | T[i + 1] << 16 (lane loads: NEON has no gather; the table's spare entry keeps the
+// last pair in bounds).
+inline V TablePairs(V index) {
+  int32_t i[4];
+  vst1q_s32(i, index);
+  uint32_t pairs[4];
+  for (int l = 0; l < 4; ++l) memcpy(&pairs[l], &fxp::kTanhTableQ16[i[l]], sizeof(pairs[l]));
+  return vreinterpretq_s32_u32(vld1q_u32(pairs));
 }
 
-// a <= 0 in Q(int_bits).(31 - int_bits), int_bits in [0, 28].
-inline V ExpOnNegativeValuesQ31(V a, int int_bits) {
-  static constexpr int32_t kExpMinusPow2[7] = {1672461947, 1302514674, 790015084, 290630308,
-                                               39332535,   720401,     242};
-  const int frac_bits = 31 - int_bits;
-  const int32_t one_quarter = 1 << (frac_bits - 2);
-  const V a_mod_quarter_minus_quarter =
-      vsubq_s32(vandq_s32(a, Set(one_quarter - 1)), Set(one_quarter));
-  // (in [-2^29, 0): the scalar code's 64-bit product fits 32 bits)
-  V result = ExpOnIntervalNegativeQuarterTo0Q31(vshlq_s32(a_mod_quarter_minus_quarter, Set(int_bits)));
-  const V remainder = vsubq_s32(a_mod_quarter_minus_quarter, a);
-  for (int k = -2; k < int_bits; ++k) {
-    const int bit = frac_bits + k;
-    if (bit > 30) break;
-    const uint32x4_t set = vtstq_s32(remainder, Set(1 << bit));
-    const V multiplied = k > 4 ? Set(0) : SaturatingRoundingDoublingHighMul(result, Set(kExpMinusPow2[k + 2]));
-    result = vbslq_s32(set, multiplied, result);
-  }
-  return vbslq_s32(vcgeq_s32(a, Set(0)), Set(kQ31One), result);
+// fxp::TanhTableInterpolated on 4 lanes, a in [0, 2^15].
+inline V TanhTableInterpolated(V a, int frac_bits) {
+  const int s = fxp::TanhTableExtraBits(frac_bits);
+  const V position = vshlq_s32(a, Set(frac_bits >= 7 ? -s : 7 - frac_bits));
+  const uint32x4_t past_end = vcgeq_s32(position, Set(fxp::kTanhTableLast));
+  const V index = vminq_s32(position, Set(fxp::kTanhTableLast));
+  const V fraction = frac_bits >= 7 ? vbslq_s32(past_end, Set(0), vandq_s32(a, Set((1 << s) - 1)))
+                                    : Set(0);
+  const V pairs = TablePairs(index);
+  const V lo = vandq_s32(pairs, Set(0xFFFF));
+  const V hi = vreinterpretq_s32_u32(vshrq_n_u32(vreinterpretq_u32_s32(pairs), 16));
+  return vaddq_s32(vshlq_s32(lo, Set(s)), vmulq_s32(vsubq_s32(hi, lo), fraction));
 }
 
-inline V OneOverOnePlusXQ31(V x) {
-  // (x + 2^31) / 2 for x in [-2^31, 2^31): floor(x / 2) + 2^30 (the scalar code uses 64 bits).
-  const V half_denominator = vaddq_s32(vshrq_n_s32(x, 1), Set(1 << 30));
-  V r = vaddq_s32(Set(1515870810), SaturatingRoundingDoublingHighMul(half_denominator, Set(-1010580540)));
-  for (int i = 0; i < 3; ++i) {
-    const V d_times_r = SaturatingRoundingDoublingHighMul(half_denominator, r);
-    const V one_minus = vsubq_s32(Set(1 << 29), d_times_r);
-    const V correction = SaturatingRoundingDoublingHighMul(r, one_minus);
-    r = vqaddq_s32(r, vqshlq_n_s32(correction, 2));
-  }
-  return vqshlq_n_s32(r, 1);
+// fxp::TanhS16 / fxp::LogisticS16 of 4 int16 values, results in int32 lanes.
+inline V TanhS16(int16x4_t x16, int int_bits) {
+  const V x = vmovl_s16(x16);
+  const int s = fxp::TanhTableExtraBits(15 - int_bits);
+  const V w = TanhTableInterpolated(vabsq_s32(x), 15 - int_bits);
+  const V magnitude = vminq_s32(vshlq_s32(vaddq_s32(w, Set(1 << s)), Set(-(s + 1))), Set(32767));
+  return vbslq_s32(vcltq_s32(x, Set(0)), vnegq_s32(magnitude), magnitude);
 }
-
-inline V LogisticQ31(V a, int int_bits) {
-  const V e = ExpOnNegativeValuesQ31(vnegq_s32(vqabsq_s32(a)), int_bits);
-  const V positive = OneOverOnePlusXQ31(e);
-  const V y = vbslq_s32(vcgtq_s32(a, Set(0)), positive, vsubq_s32(Set(kQ31One), positive));
-  return vbslq_s32(vceqq_s32(a, Set(0)), Set(kQ31Half), y);
-}
-
-inline V TanhQ31(V a, int int_bits) {
-  const V e = ExpOnNegativeValuesQ31(vnegq_s32(vqabsq_s32(a)), int_bits + 1);
-  const V r = OneOverOnePlusXQ31(e);
-  const V positive = vqshlq_n_s32(vsubq_s32(r, Set(kQ31Half)), 1);
-  const V y = vbslq_s32(vcgtq_s32(a, Set(0)), positive, vnegq_s32(positive));
-  return vbslq_s32(vceqq_s32(a, Set(0)), Set(0), y);
-}
-
-inline V LogisticS16(int16x4_t x, int int_bits) {
-  return vmovl_s16(vqmovn_s32(RoundingDivideByPOT(LogisticQ31(vshlq_n_s32(vmovl_s16(x), 16), int_bits), 16)));
-}
-inline V TanhS16(int16x4_t x, int int_bits) {
-  return vmovl_s16(vqmovn_s32(RoundingDivideByPOT(TanhQ31(vshlq_n_s32(vmovl_s16(x), 16), int_bits), 16)));
+inline V LogisticS16(int16x4_t x16, int int_bits) {
+  const V x = vmovl_s16(x16);
+  const int s = fxp::TanhTableExtraBits(16 - int_bits);
+  const V w = TanhTableInterpolated(vabsq_s32(x), 16 - int_bits);
+  const V p = vshlq_s32(vaddq_s32(w, Set((1 << (s + 16)) + (1 << (s + 1)))), Set(-(s + 2)));
+  return vbslq_s32(vcltq_s32(x, Set(0)), vsubq_s32(Set(32768), p), vminq_s32(p, Set(32767)));
 }
 
 // Four units of ref_lstm_cell_s16 (gate blocks `hidden` apart).
