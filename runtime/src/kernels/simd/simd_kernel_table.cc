@@ -11,6 +11,8 @@
 #include "kernels/simd/simd_attention.h"
 #include "kernels/simd/simd_cell.h"
 #include "kernels/simd/simd_dot.h"
+#include "kernels/simd/simd_dsp.h"
+#include "kernels/simd/simd_helium.h"
 #include "kernels/simd/simd_level.h"
 #include "kernels/simd/simd_softmax.h"
 
@@ -232,6 +234,43 @@ struct NeonDotprod : Neon {
 };
 #endif
 
+#if defined(__ARM_FEATURE_MVE)
+// Cortex-M55 / M85: every int8-full operation of the shipped models in MVE except the softmaxes,
+// the local-p window and the context sum (int64 lanes), which stay portable; the float32
+// activations keep the reference (the firmware runs int8-full).
+struct Helium : ReferenceForTheRest {
+  static constexpr simd::DotF32Fn kDotF32 = simd::DotF32Helium;
+  static constexpr simd::DotS8Fn kDotS8 = simd::DotS8Helium;
+  static constexpr simd::DotS8RowsFn kDotS8Rows = simd::DotS8RowsHelium;
+  static constexpr simd::QuantizeRowFn kQuantizeRow = ref_quantize_row_f32_s8;
+  static constexpr simd::RequantizeColumnBlockFn kRequantizeColumnBlock = simd::RequantizeColumnBlockHelium;
+  static constexpr simd::RequantizeEmbeddingBlockFn kRequantizeEmbeddingBlock = RequantizeEmbeddingBlock;
+  EDGENMT_PROVIDE_REFERENCE_KERNEL(sigmoid_f32);
+  EDGENMT_PROVIDE_REFERENCE_KERNEL(tanh_f32);
+  EDGENMT_PROVIDE_KERNEL(lstm_cell_s16, simd::LstmCellS16Helium);
+  EDGENMT_PROVIDE_KERNEL(tanh_s16, simd::TanhS16Helium);
+  EDGENMT_PROVIDE_KERNEL(narrow_s32_s16, simd::NarrowS32S16Helium);
+  EDGENMT_PROVIDE_KERNEL(requantize_s16_s8, simd::RequantizeS16S8Helium);
+  EDGENMT_PROVIDE_KERNEL(score_window_s16, simd::ScoreWindowS16Helium);
+};
+#endif
+
+#if defined(__ARM_FEATURE_DSP) && !defined(__ARM_NEON) && !defined(__aarch64__)
+// Cortex-M4 / M7 / M33: the products on SMLAD; the rest portable.
+struct Dsp : ReferenceForTheRest {
+  static constexpr simd::DotF32Fn kDotF32 = simd::DotF32Dsp;
+  static constexpr simd::DotS8Fn kDotS8 = simd::DotS8Dsp;
+  static constexpr simd::DotS8RowsFn kDotS8Rows = DotRowsOneByOne<simd::DotS8Dsp>;
+  static constexpr simd::QuantizeRowFn kQuantizeRow = ref_quantize_row_f32_s8;
+  static constexpr simd::RequantizeColumnBlockFn kRequantizeColumnBlock = RequantizeColumnBlock;
+  static constexpr simd::RequantizeEmbeddingBlockFn kRequantizeEmbeddingBlock = RequantizeEmbeddingBlock;
+  EDGENMT_PROVIDE_REFERENCE_KERNEL(sigmoid_f32);
+  EDGENMT_PROVIDE_REFERENCE_KERNEL(tanh_f32);
+  EDGENMT_PROVIDE_REFERENCE_KERNEL(lstm_cell_s16);
+  EDGENMT_PROVIDE_REFERENCE_KERNEL(tanh_s16);
+};
+#endif
+
 template <typename L>
 KernelTable MakeSimdTable() {
 #if defined(__x86_64__)
@@ -262,6 +301,12 @@ Status GetSimdKernelTable(SimdLevel level, const KernelTable** out) {
 #endif
 #if defined(__aarch64__)
     case SimdLevel::kNeonDotprod: *out = TableOf<NeonDotprod>(); return Status::kOk;
+#endif
+#if defined(__ARM_FEATURE_MVE)
+    case SimdLevel::kHelium: *out = TableOf<Helium>(); return Status::kOk;
+#endif
+#if defined(__ARM_FEATURE_DSP) && !defined(__ARM_NEON) && !defined(__aarch64__)
+    case SimdLevel::kDsp: *out = TableOf<Dsp>(); return Status::kOk;
 #endif
     default: return Status::kUnsupported;
   }

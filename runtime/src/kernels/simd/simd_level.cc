@@ -1,7 +1,8 @@
 // Run-time CPU feature detection for the SIMD levels. x86-64 asks the compiler's cpuid support
 // (which also checks that the OS saves the AVX / AVX-512 register state); Linux on ARMv8 reads
 // the kernel's HWCAP bits. ARMv7 builds require NEON from their flags (toolchains/), so NEON is
-// there whenever it is compiled in.
+// there whenever it is compiled in; likewise Helium and the DSP extension on Cortex-M, whose
+// firmware is built for one core. An M55 also has the DSP extension: Helium comes first.
 #include "kernels/simd/simd_level.h"
 
 #if defined(__aarch64__) && defined(__linux__)
@@ -41,6 +42,14 @@ bool CpuHas(SimdLevel level) {
       return false;
 #endif
 #endif
+#if defined(__ARM_FEATURE_MVE)
+    case SimdLevel::kHelium:
+      return true;
+#endif
+#if defined(__ARM_FEATURE_DSP) && !defined(__ARM_NEON) && !defined(__aarch64__)
+    case SimdLevel::kDsp:
+      return true;
+#endif
     default:
       return false;
   }
@@ -54,6 +63,8 @@ const char* SimdLevelName(SimdLevel level) {
     case SimdLevel::kAvx512Vnni: return "avx512-vnni";
     case SimdLevel::kNeon: return "neon";
     case SimdLevel::kNeonDotprod: return "neon-dotprod";
+    case SimdLevel::kHelium: return "helium";
+    case SimdLevel::kDsp: return "dsp";
     case SimdLevel::kNone: break;
   }
   return "none";
@@ -63,7 +74,8 @@ bool SimdLevelSupported(SimdLevel level) { return CpuHas(level); }
 
 SimdLevel BestSimdLevel() {
   constexpr SimdLevel kFastestFirst[] = {SimdLevel::kAvx512Vnni, SimdLevel::kAvx2Fma,
-                                         SimdLevel::kNeonDotprod, SimdLevel::kNeon};
+                                         SimdLevel::kNeonDotprod, SimdLevel::kNeon,
+                                         SimdLevel::kHelium, SimdLevel::kDsp};
   for (SimdLevel level : kFastestFirst) {
     if (CpuHas(level)) return level;
   }

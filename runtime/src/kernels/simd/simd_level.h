@@ -18,12 +18,17 @@ enum class SimdLevel : uint8_t {
   kAvx512Vnni = 2,  // x86-64: AVX-512 VNNI int8 (vpdpbusd), FMA float32
   kNeon = 3,        // ARMv7-A / ARMv8-A NEON
   kNeonDotprod = 4, // ARMv8.2-A dot product (SDOT) int8, NEON float32
+  kHelium = 5,      // Armv8.1-M MVE (Helium: Cortex-M55, M85), integer and float
+  kDsp = 6,         // Armv7E-M / Armv8-M DSP extension (SIMD32: Cortex-M4, M7, M33), SMLAD
 };
 
-constexpr SimdLevel kSimdLevels[] = {SimdLevel::kAvx2Fma, SimdLevel::kAvx512Vnni,
-                                     SimdLevel::kNeon, SimdLevel::kNeonDotprod};
+constexpr SimdLevel kSimdLevels[] = {SimdLevel::kAvx2Fma,     SimdLevel::kAvx512Vnni,
+                                     SimdLevel::kNeon,        SimdLevel::kNeonDotprod,
+                                     SimdLevel::kHelium,      SimdLevel::kDsp};
 
-// "avx2-fma", "avx512-vnni", "neon", "neon-dotprod"; "none" for kNone and unknown values.
+// "avx2-fma", "avx512-vnni", "neon", "neon-dotprod", "helium", "dsp"; "none" for kNone and
+// unknown values. The microcontroller levels are fixed by the build's -mcpu (no run-time
+// detection on bare metal): a Cortex-M55 build has Helium, a Cortex-M7 build the DSP extension.
 const char* SimdLevelName(SimdLevel level);
 
 // True when `level` is compiled into this build for this architecture and the CPU (and OS)

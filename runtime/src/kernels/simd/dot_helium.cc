@@ -1,0 +1,121 @@
+// Helium (MVE) dot products (simd_dot.h contracts). int8: VMLADAVA.S8 multiplies 16 pairs and
+// adds them into a scalar int32 accumulator in one instruction, exact for every int8 value
+// (depth <= fxp::kMaxS8DotLength). Four weight rows share each load of x, so the inner loop is
+// 5 loads and 4 VMLADAVA per 64 multiply-accumulates; the depth's last partial vector is one
+// predicated step (tail lanes load as zero and never touch memory). float32: VFMA on 4 lanes.
+#if defined(__ARM_FEATURE_MVE)
+#include <arm_mve.h>
+
+#include "kernels/simd/simd_helium.h"
+
+namespace edgenmt {
+namespace simd {
+namespace {
+
+// acc[r] = sum_k x[k] * w_r[k] for the rows of R weight pointers.
+template <int R>
+inline void DotS8Block(int32_t depth, const int8_t* x, const int8_t* const* w, int32_t* acc) {
+  int32_t a[R] = {};
+  const int32_t full = depth & ~15;
+  for (int32_t k = 0; k < full; k += 16) {
+    const int8x16_t xv = vldrbq_s8(x + k);
+    for (int r = 0; r < R; ++r) a[r] = vmladavaq_s8(a[r], xv, vldrbq_s8(w[r] + k));
+  }
+  if (full < depth) {
+    const mve_pred16_t p = vctp8q(static_cast<uint32_t>(depth - full));
+    const int8x16_t xv = vldrbq_z_s8(x + full, p);
+    for (int r = 0; r < R; ++r) a[r] = vmladavaq_s8(a[r], xv, vldrbq_z_s8(w[r] + full, p));
+  }
+  for (int r = 0; r < R; ++r) acc[r] = a[r];
+}
+
+}  // namespace
+
+void DotS8Helium(int32_t depth, const int8_t* x, const int8_t* w, int32_t w_stride, int32_t count,
+                 int32_t* acc) {
+  int32_t j = 0;
+  for (; j + 4 <= count; j += 4) {
+    const int8_t* rows[4] = {w + j * w_stride, w + (j + 1) * w_stride, w + (j + 2) * w_stride,
+                             w + (j + 3) * w_stride};
+    DotS8Block<4>(depth, x, rows, acc + j);
+  }
+  for (; j < count; ++j) {
+    const int8_t* row[1] = {w + j * w_stride};
+    DotS8Block<1>(depth, x, row, acc + j);
+  }
+}
+
+// Several activation rows: two at a time against two weight rows (4 accumulators, 4 loads per
+// 64 MACs), so each weight vector is read once for both rows.
+void DotS8RowsHelium(int32_t rows, int32_t depth, const int8_t* x, int32_t x_stride,
+                     const int8_t* w, int32_t w_stride, int32_t count, int32_t* acc,
+                     int32_t acc_stride) {
+  int32_t r = 0;
+  for (; r + 2 <= rows; r += 2) {
+    const int8_t* x0 = x + r * x_stride;
+    const int8_t* x1 = x0 + x_stride;
+    int32_t* acc0 = acc + r * acc_stride;
+    int32_t* acc1 = acc0 + acc_stride;
+    const int32_t full = depth & ~15;
+    const mve_pred16_t p = vctp8q(static_cast<uint32_t>(depth - full));
+    int32_t j = 0;
+    for (; j + 2 <= count; j += 2) {
+      const int8_t* w0 = w + j * w_stride;
+      const int8_t* w1 = w0 + w_stride;
+      int32_t a00 = 0, a01 = 0, a10 = 0, a11 = 0;
+      for (int32_t k = 0; k < full; k += 16) {
+        const int8x16_t xv0 = vldrbq_s8(x0 + k), xv1 = vldrbq_s8(x1 + k);
+        const int8x16_t wv0 = vldrbq_s8(w0 + k), wv1 = vldrbq_s8(w1 + k);
+        a00 = vmladavaq_s8(a00, xv0, wv0);
+        a01 = vmladavaq_s8(a01, xv0, wv1);
+        a10 = vmladavaq_s8(a10, xv1, wv0);
+        a11 = vmladavaq_s8(a11, xv1, wv1);
+      }
+      if (full < depth) {
+        const int8x16_t xv0 = vldrbq_z_s8(x0 + full, p), xv1 = vldrbq_z_s8(x1 + full, p);
+        const int8x16_t wv0 = vldrbq_z_s8(w0 + full, p), wv1 = vldrbq_z_s8(w1 + full, p);
+        a00 = vmladavaq_s8(a00, xv0, wv0);
+        a01 = vmladavaq_s8(a01, xv0, wv1);
+        a10 = vmladavaq_s8(a10, xv1, wv0);
+        a11 = vmladavaq_s8(a11, xv1, wv1);
+      }
+      acc0[j] = a00;
+      acc0[j + 1] = a01;
+      acc1[j] = a10;
+      acc1[j + 1] = a11;
+    }
+    if (j < count) {
+      DotS8Helium(depth, x0, w + j * w_stride, w_stride, count - j, acc0 + j);
+      DotS8Helium(depth, x1, w + j * w_stride, w_stride, count - j, acc1 + j);
+    }
+  }
+  if (r < rows) DotS8Helium(depth, x + r * x_stride, w, w_stride, count, acc + r * acc_stride);
+}
+
+// Integer-only MVE (no MVE float, __ARM_FEATURE_MVE bit 1 clear) keeps scalar sums in the
+// reference's order.
+void DotF32Helium(int32_t depth, const float* x, const float* w, int32_t w_stride, int32_t count,
+                  float* acc) {
+#if !(__ARM_FEATURE_MVE & 2)
+  for (int32_t j = 0; j < count; ++j) {
+    float a = 0.0f;
+    for (int32_t k = 0; k < depth; ++k) a += x[k] * w[j * w_stride + k];
+    acc[j] = a;
+  }
+#else
+  const int32_t full = depth & ~3;
+  const mve_pred16_t p = vctp32q(static_cast<uint32_t>(depth - full));
+  for (int32_t j = 0; j < count; ++j) {
+    const float* row = w + j * w_stride;
+    float32x4_t a = vdupq_n_f32(0.0f);
+    for (int32_t k = 0; k < full; k += 4) a = vfmaq_f32(a, vld1q_f32(x + k), vld1q_f32(row + k));
+    if (full < depth) a = vfmaq_f32(a, vldrwq_z_f32(x + full, p), vldrwq_z_f32(row + full, p));
+    acc[j] = (vgetq_lane_f32(a, 0) + vgetq_lane_f32(a, 1)) +
+             (vgetq_lane_f32(a, 2) + vgetq_lane_f32(a, 3));
+  }
+#endif
+}
+
+}  // namespace simd
+}  // namespace edgenmt
+#endif  // defined(__ARM_FEATURE_MVE)
