@@ -25,23 +25,47 @@ inline uint32_t ExtendOdd(uint32_t v) {
   return r;
 }
 
-template <int R>
-inline void DotS8Block(int32_t depth, const int8_t* x, const int8_t* const* w, int32_t* acc) {
-  int32_t a[R] = {};
+// a += x . w over one word: bytes 0 and 2, then 1 and 3.
+inline int32_t Smlad4(uint32_t x_even, uint32_t x_odd, uint32_t w, int32_t a) {
+  a = __smlad(x_even, __sxtb16(w), a);
+  return __smlad(x_odd, ExtendOdd(w), a);
+}
+
+// acc[0..3] = x . w0..w3, written out (GCC keeps a loop over an accumulator array in memory).
+inline void DotS8Four(int32_t depth, const int8_t* x, const int8_t* w0, const int8_t* w1,
+                      const int8_t* w2, const int8_t* w3, int32_t* acc) {
+  int32_t a0 = 0, a1 = 0, a2 = 0, a3 = 0;
   int32_t k = 0;
   for (; k + 4 <= depth; k += 4) {
     const uint32_t xv = LoadWord(x + k);
     const uint32_t x_even = __sxtb16(xv), x_odd = ExtendOdd(xv);
-    for (int r = 0; r < R; ++r) {
-      const uint32_t wv = LoadWord(w[r] + k);
-      a[r] = __smlad(x_even, __sxtb16(wv), a[r]);
-      a[r] = __smlad(x_odd, ExtendOdd(wv), a[r]);
-    }
+    a0 = Smlad4(x_even, x_odd, LoadWord(w0 + k), a0);
+    a1 = Smlad4(x_even, x_odd, LoadWord(w1 + k), a1);
+    a2 = Smlad4(x_even, x_odd, LoadWord(w2 + k), a2);
+    a3 = Smlad4(x_even, x_odd, LoadWord(w3 + k), a3);
   }
   for (; k < depth; ++k) {
-    for (int r = 0; r < R; ++r) a[r] += static_cast<int32_t>(x[k]) * w[r][k];
+    const int32_t xk = x[k];
+    a0 += xk * w0[k];
+    a1 += xk * w1[k];
+    a2 += xk * w2[k];
+    a3 += xk * w3[k];
   }
-  for (int r = 0; r < R; ++r) acc[r] = a[r];
+  acc[0] = a0;
+  acc[1] = a1;
+  acc[2] = a2;
+  acc[3] = a3;
+}
+
+inline int32_t DotS8One(int32_t depth, const int8_t* x, const int8_t* w) {
+  int32_t a = 0;
+  int32_t k = 0;
+  for (; k + 4 <= depth; k += 4) {
+    const uint32_t xv = LoadWord(x + k);
+    a = Smlad4(__sxtb16(xv), ExtendOdd(xv), LoadWord(w + k), a);
+  }
+  for (; k < depth; ++k) a += static_cast<int32_t>(x[k]) * w[k];
+  return a;
 }
 
 }  // namespace
@@ -50,14 +74,10 @@ void DotS8Dsp(int32_t depth, const int8_t* x, const int8_t* w, int32_t w_stride,
               int32_t* acc) {
   int32_t j = 0;
   for (; j + 4 <= count; j += 4) {
-    const int8_t* rows[4] = {w + j * w_stride, w + (j + 1) * w_stride, w + (j + 2) * w_stride,
-                             w + (j + 3) * w_stride};
-    DotS8Block<4>(depth, x, rows, acc + j);
+    const int8_t* w0 = w + j * w_stride;
+    DotS8Four(depth, x, w0, w0 + w_stride, w0 + 2 * w_stride, w0 + 3 * w_stride, acc + j);
   }
-  for (; j < count; ++j) {
-    const int8_t* row[1] = {w + j * w_stride};
-    DotS8Block<1>(depth, x, row, acc + j);
-  }
+  for (; j < count; ++j) acc[j] = DotS8One(depth, x, w + j * w_stride);
 }
 
 // Four rows per pass over x (its loads shared), each summed in the reference's order.

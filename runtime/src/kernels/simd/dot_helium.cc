@@ -12,21 +12,41 @@ namespace edgenmt {
 namespace simd {
 namespace {
 
-// acc[r] = sum_k x[k] * w_r[k] for the rows of R weight pointers.
-template <int R>
-inline void DotS8Block(int32_t depth, const int8_t* x, const int8_t* const* w, int32_t* acc) {
-  int32_t a[R] = {};
+// acc[0..3] = x . w0..w3, written out (GCC keeps a loop over an accumulator array in memory).
+inline void DotS8Four(int32_t depth, const int8_t* x, const int8_t* w0, const int8_t* w1,
+                      const int8_t* w2, const int8_t* w3, int32_t* acc) {
+  int32_t a0 = 0, a1 = 0, a2 = 0, a3 = 0;
   const int32_t full = depth & ~15;
   for (int32_t k = 0; k < full; k += 16) {
     const int8x16_t xv = vldrbq_s8(x + k);
-    for (int r = 0; r < R; ++r) a[r] = vmladavaq_s8(a[r], xv, vldrbq_s8(w[r] + k));
+    a0 = vmladavaq_s8(a0, xv, vldrbq_s8(w0 + k));
+    a1 = vmladavaq_s8(a1, xv, vldrbq_s8(w1 + k));
+    a2 = vmladavaq_s8(a2, xv, vldrbq_s8(w2 + k));
+    a3 = vmladavaq_s8(a3, xv, vldrbq_s8(w3 + k));
   }
   if (full < depth) {
     const mve_pred16_t p = vctp8q(static_cast<uint32_t>(depth - full));
     const int8x16_t xv = vldrbq_z_s8(x + full, p);
-    for (int r = 0; r < R; ++r) a[r] = vmladavaq_s8(a[r], xv, vldrbq_z_s8(w[r] + full, p));
+    a0 = vmladavaq_s8(a0, xv, vldrbq_z_s8(w0 + full, p));
+    a1 = vmladavaq_s8(a1, xv, vldrbq_z_s8(w1 + full, p));
+    a2 = vmladavaq_s8(a2, xv, vldrbq_z_s8(w2 + full, p));
+    a3 = vmladavaq_s8(a3, xv, vldrbq_z_s8(w3 + full, p));
   }
-  for (int r = 0; r < R; ++r) acc[r] = a[r];
+  acc[0] = a0;
+  acc[1] = a1;
+  acc[2] = a2;
+  acc[3] = a3;
+}
+
+inline int32_t DotS8One(int32_t depth, const int8_t* x, const int8_t* w) {
+  int32_t a = 0;
+  const int32_t full = depth & ~15;
+  for (int32_t k = 0; k < full; k += 16) a = vmladavaq_s8(a, vldrbq_s8(x + k), vldrbq_s8(w + k));
+  if (full < depth) {
+    const mve_pred16_t p = vctp8q(static_cast<uint32_t>(depth - full));
+    a = vmladavaq_s8(a, vldrbq_z_s8(x + full, p), vldrbq_z_s8(w + full, p));
+  }
+  return a;
 }
 
 }  // namespace
@@ -35,14 +55,10 @@ void DotS8Helium(int32_t depth, const int8_t* x, const int8_t* w, int32_t w_stri
                  int32_t* acc) {
   int32_t j = 0;
   for (; j + 4 <= count; j += 4) {
-    const int8_t* rows[4] = {w + j * w_stride, w + (j + 1) * w_stride, w + (j + 2) * w_stride,
-                             w + (j + 3) * w_stride};
-    DotS8Block<4>(depth, x, rows, acc + j);
+    const int8_t* w0 = w + j * w_stride;
+    DotS8Four(depth, x, w0, w0 + w_stride, w0 + 2 * w_stride, w0 + 3 * w_stride, acc + j);
   }
-  for (; j < count; ++j) {
-    const int8_t* row[1] = {w + j * w_stride};
-    DotS8Block<1>(depth, x, row, acc + j);
-  }
+  for (; j < count; ++j) acc[j] = DotS8One(depth, x, w + j * w_stride);
 }
 
 // Several activation rows: two at a time against two weight rows (4 accumulators, 4 loads per

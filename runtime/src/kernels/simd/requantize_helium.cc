@@ -49,6 +49,38 @@ void RequantizeColumnBlockHelium(int32_t n, const int32_t* dots, const int32_t* 
   }
 }
 
+// EmbeddingS32Output (kernels/product_outputs.h) for outputs 0..n-1: the row's single-rounding
+// rescale in 64-bit scalar arithmetic (MVE has no 64-bit lanes), written as one multiply, one
+// add and one shift (x + 2^(e-1) - [x < 0]) >> e is RoundingDivideByPOT64's ties away from
+// zero), then the per-output requantization on 4 lanes.
+void RequantizeEmbeddingBlockHelium(int32_t n, const int32_t* dots, int32_t id,
+                                    const int32_t* row_multiplier, const int32_t* row_shift,
+                                    const int32_t* multiplier, const int32_t* shift,
+                                    const int32_t* bias, int32_t* y) {
+  constexpr int32_t kExtraBits = 6;  // as EmbeddingS32Output
+  const int64_t row_m = row_multiplier[id];
+  const int32_t right = 31 - (row_shift[id] + kExtraBits);
+  int32_t scaled[4];
+  for (int32_t i = 0; i < n; i += 4) {
+    const int32_t lanes = n - i < 4 ? n - i : 4;
+    for (int32_t l = 0; l < lanes; ++l) {
+      const int64_t product = dots[i + l] * row_m;
+      int64_t r = product;  // right <= 0: as fxp::RoundingDivideByPOT64, no shift
+      if (right > 62) {
+        r = 0;
+      } else if (right > 0) {
+        r = (product + (int64_t{1} << (right - 1)) - (product < 0 ? 1 : 0)) >> right;
+      }
+      scaled[l] = r > 2147483647 ? 2147483647 : (r < -2147483647 - 1 ? -2147483647 - 1 : static_cast<int32_t>(r));
+    }
+    const mve_pred16_t p = vctp32q(static_cast<uint32_t>(lanes));
+    const V sh = vmaxq_s32(vsubq_s32(vldrwq_z_s32(shift + i, p), Set(kExtraBits)), Set(-31));
+    V v = MultiplyByQuantizedMultiplier(vldrwq_z_s32(scaled, p), vldrwq_z_s32(multiplier + i, p), sh);
+    if (bias != nullptr) v = vqaddq_s32(v, vldrwq_z_s32(bias + i, p));
+    vstrwq_p_s32(y + i, v, p);
+  }
+}
+
 void NarrowS32S16Helium(int32_t n, const int32_t* x, int32_t shift, int16_t* y) {
   const V minus_shift = Set(-shift);
   for (int32_t i = 0; i < n; i += 4) {

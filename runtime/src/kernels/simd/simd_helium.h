@@ -22,6 +22,10 @@ void DotF32Helium(int32_t depth, const float* x, const float* w, int32_t w_strid
 void RequantizeColumnBlockHelium(int32_t n, const int32_t* dots, const int32_t* multiplier,
                                  const int32_t* shift, int32_t shift_offset, const int32_t* bias,
                                  bool accumulate, int32_t* y);
+void RequantizeEmbeddingBlockHelium(int32_t n, const int32_t* dots, int32_t id,
+                                    const int32_t* row_multiplier, const int32_t* row_shift,
+                                    const int32_t* multiplier, const int32_t* shift,
+                                    const int32_t* bias, int32_t* y);
 void NarrowS32S16Helium(int32_t n, const int32_t* x, int32_t shift, int16_t* y);
 void RequantizeS16S8Helium(int32_t n, const int16_t* x, int32_t shift, int8_t* y);
 void ScoreWindowS16Helium(const int16_t* query, const int16_t* memory, int32_t dim, int32_t lo,

@@ -244,7 +244,8 @@ struct Helium : ReferenceForTheRest {
   static constexpr simd::DotS8RowsFn kDotS8Rows = simd::DotS8RowsHelium;
   static constexpr simd::QuantizeRowFn kQuantizeRow = ref_quantize_row_f32_s8;
   static constexpr simd::RequantizeColumnBlockFn kRequantizeColumnBlock = simd::RequantizeColumnBlockHelium;
-  static constexpr simd::RequantizeEmbeddingBlockFn kRequantizeEmbeddingBlock = RequantizeEmbeddingBlock;
+  static constexpr simd::RequantizeEmbeddingBlockFn kRequantizeEmbeddingBlock =
+      simd::RequantizeEmbeddingBlockHelium;
   EDGENMT_PROVIDE_REFERENCE_KERNEL(sigmoid_f32);
   EDGENMT_PROVIDE_REFERENCE_KERNEL(tanh_f32);
   EDGENMT_PROVIDE_KERNEL(lstm_cell_s16, simd::LstmCellS16Helium);
