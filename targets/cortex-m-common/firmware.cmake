@@ -63,3 +63,49 @@ function(edgenmt_add_cortex_m_firmware name)
     endforeach()
   endif()
 endfunction()
+
+# The kernel tests as a firmware: GoogleTest (Debian's libgtest-dev sources, built for the core
+# without exceptions, RTTI, threads, POSIX regex or stream redirection) and the host's test
+# sources, linked with the same runtime library; run under qemu-system-arm with semihosting.
+#   edgenmt_add_cortex_m_kernel_tests(NAME LINKER_SCRIPT FILE BOARD_SOURCES ...
+#                                     QEMU_MACHINE M QEMU_CPU C TESTS source.cc ...)
+# The host's backend-against-reference test sources, run in the firmware too: every SIMD level
+# the core has against the reference, every backend's table. (The reference-against-exact-math
+# tests, kernels_s8_test.cc and fixed_point_test.cc, need __int128, which 32-bit Arm lacks; the
+# firmware's whole-model outputs, identical to the host's, cover the reference there.)
+set(EDGENMT_CORTEX_M_KERNEL_TESTS
+  ${PROJECT_SOURCE_DIR}/tests/kernels_simd_test.cc ${PROJECT_SOURCE_DIR}/tests/kernels_f32_test.cc
+  ${PROJECT_SOURCE_DIR}/tests/kernel_table_test.cc)
+set(EDGENMT_BARE_METAL_GTEST_DIR "/usr/src/googletest/googletest" CACHE PATH
+    "Cortex-M kernel tests: GoogleTest's sources (libgtest-dev)")
+function(edgenmt_add_cortex_m_kernel_tests name)
+  cmake_parse_arguments(ARG "" "LINKER_SCRIPT;QEMU_MACHINE;QEMU_CPU" "BOARD_SOURCES;TESTS" ${ARGN})
+  set(common ${EDGENMT_CORTEX_M_COMMON_DIR})
+  set(gtest_dir ${EDGENMT_BARE_METAL_GTEST_DIR})
+  if(NOT EXISTS ${gtest_dir}/src/gtest-all.cc)
+    message(WARNING "${gtest_dir}/src/gtest-all.cc missing (libgtest-dev): no ${name}")
+    return()
+  endif()
+  if(NOT TARGET edgenmt_bare_metal_gtest)
+    add_library(edgenmt_bare_metal_gtest STATIC ${gtest_dir}/src/gtest-all.cc)
+    target_include_directories(edgenmt_bare_metal_gtest SYSTEM PUBLIC ${gtest_dir}/include
+                               PRIVATE ${gtest_dir})
+    target_compile_definitions(edgenmt_bare_metal_gtest PUBLIC GTEST_HAS_PTHREAD=0
+      GTEST_HAS_POSIX_RE=0 GTEST_HAS_STREAM_REDIRECTION=0 GTEST_HAS_EXCEPTIONS=0
+      GTEST_HAS_RTTI=0 _GNU_SOURCE PRIVATE _POSIX_PATH_MAX=256)
+  endif()
+  add_executable(${name} ${common}/gtest_main.cc ${common}/platform.c ${common}/semihosting.c
+                 ${common}/startup.c ${ARG_BOARD_SOURCES} ${ARG_TESTS})
+  set_target_properties(${name} PROPERTIES SUFFIX .elf
+                        LINK_DEPENDS "${ARG_LINKER_SCRIPT};${common}/sections.ld")
+  target_include_directories(${name} PRIVATE ${common} ${PROJECT_SOURCE_DIR}/runtime/src)
+  target_link_libraries(${name} PRIVATE edgenmt_runtime edgenmt_bare_metal_gtest)
+  target_link_options(${name} PRIVATE -nostartfiles --specs=rdimon.specs
+    -T${ARG_LINKER_SCRIPT} -L${common} -Wl,-Map=$<TARGET_FILE_DIR:${name}>/${name}.map)
+  add_test(NAME ${name}
+           COMMAND timeout 1200 ${EDGENMT_QEMU_SYSTEM_ARM} -M ${ARG_QEMU_MACHINE} -cpu ${ARG_QEMU_CPU}
+                   -nographic -monitor none -serial null
+                   -semihosting-config enable=on,target=native,arg=${name}
+                   -kernel $<TARGET_FILE:${name}>)
+  set_tests_properties(${name} PROPERTIES TIMEOUT 1300 LABELS "cortex-m;kernels")
+endfunction()
