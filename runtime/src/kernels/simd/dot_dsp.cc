@@ -2,7 +2,7 @@
 // rotated by 8, bytes 1 and 3) of a 32-bit load into two int16 halves, and SMLAD multiplies
 // both halves and adds them to an int32 accumulator: 4 MACs per 2 SMLAD. Four weight rows share
 // each extended word of x. Exact for every int8 value (depth <= fxp::kMaxS8DotLength).
-#if defined(__ARM_FEATURE_DSP) && !defined(__ARM_NEON) && !defined(__aarch64__)
+#if defined(__ARM_FEATURE_DSP) && !defined(__ARM_FEATURE_MVE) && !defined(__ARM_NEON) && !defined(__aarch64__)
 #include <arm_acle.h>
 #include <string.h>
 

@@ -10,7 +10,7 @@
 namespace edgenmt {
 namespace simd {
 
-#if defined(__ARM_FEATURE_DSP) && !defined(__ARM_NEON) && !defined(__aarch64__)
+#if defined(__ARM_FEATURE_DSP) && !defined(__ARM_FEATURE_MVE) && !defined(__ARM_NEON) && !defined(__aarch64__)
 void DotS8Dsp(int32_t depth, const int8_t* x, const int8_t* w, int32_t w_stride, int32_t count,
               int32_t* acc);
 void DotF32Dsp(int32_t depth, const float* x, const float* w, int32_t w_stride, int32_t count,

@@ -256,7 +256,7 @@ struct Helium : ReferenceForTheRest {
 };
 #endif
 
-#if defined(__ARM_FEATURE_DSP) && !defined(__ARM_NEON) && !defined(__aarch64__)
+#if defined(__ARM_FEATURE_DSP) && !defined(__ARM_FEATURE_MVE) && !defined(__ARM_NEON) && !defined(__aarch64__)
 // Cortex-M4 / M7 / M33: the products on SMLAD; the rest portable.
 struct Dsp : ReferenceForTheRest {
   static constexpr simd::DotF32Fn kDotF32 = simd::DotF32Dsp;
@@ -306,7 +306,7 @@ Status GetSimdKernelTable(SimdLevel level, const KernelTable** out) {
 #if defined(__ARM_FEATURE_MVE)
     case SimdLevel::kHelium: *out = TableOf<Helium>(); return Status::kOk;
 #endif
-#if defined(__ARM_FEATURE_DSP) && !defined(__ARM_NEON) && !defined(__aarch64__)
+#if defined(__ARM_FEATURE_DSP) && !defined(__ARM_FEATURE_MVE) && !defined(__ARM_NEON) && !defined(__aarch64__)
     case SimdLevel::kDsp: *out = TableOf<Dsp>(); return Status::kOk;
 #endif
     default: return Status::kUnsupported;

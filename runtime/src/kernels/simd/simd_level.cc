@@ -2,7 +2,8 @@
 // (which also checks that the OS saves the AVX / AVX-512 register state); Linux on ARMv8 reads
 // the kernel's HWCAP bits. ARMv7 builds require NEON from their flags (toolchains/), so NEON is
 // there whenever it is compiled in; likewise Helium and the DSP extension on Cortex-M, whose
-// firmware is built for one core. An M55 also has the DSP extension: Helium comes first.
+// firmware is built for one core. An M55 also has the DSP extension, but its build leaves that
+// level out (Helium does everything it would, and the flash is small).
 #include "kernels/simd/simd_level.h"
 
 #if defined(__aarch64__) && defined(__linux__)
@@ -46,7 +47,7 @@ bool CpuHas(SimdLevel level) {
     case SimdLevel::kHelium:
       return true;
 #endif
-#if defined(__ARM_FEATURE_DSP) && !defined(__ARM_NEON) && !defined(__aarch64__)
+#if defined(__ARM_FEATURE_DSP) && !defined(__ARM_FEATURE_MVE) && !defined(__ARM_NEON) && !defined(__aarch64__)
     case SimdLevel::kDsp:
       return true;
 #endif
