@@ -4,6 +4,8 @@
 #   install-deps.sh demo   only what `make demo` needs: the compiler, CMake, FlatBuffers and the
 #                          converter's and CLI's libraries (a few dozen packages, no cross
 #                          toolchains, no PyTorch)
+#   install-deps.sh bench-arm  everything, plus LLVM 19's llvm-mca and llvm-objdump (make
+#                          bench-arm's inner-loop limits; make test does not need them)
 # Only missing packages are installed; `apt-get update` runs once, and only if something is
 # missing. Needs root (or sudo). Extend the lists as the project grows.
 set -euo pipefail
@@ -42,7 +44,8 @@ PACKAGES=(
 case "${1:-all}" in
   demo) PACKAGES=("${DEMO_PACKAGES[@]}") ;;
   all) ;;
-  *) echo "usage: $0 [demo|all]" >&2; exit 2 ;;
+  bench-arm) PACKAGES+=(llvm-19) ;;
+  *) echo "usage: $0 [demo|all|bench-arm]" >&2; exit 2 ;;
 esac
 # npm: Debian's npm package conflicts with a nodejs that bundles npm (NodeSource's), and
 # installing it would remove that nodejs; ask for it only when no npm command exists.

@@ -5,10 +5,8 @@
 //
 // NODE_DIR holds node_modules/onnxruntime-node (tools/bench/setup_node.sh installs it);
 // MODEL_DIR holds encoder.onnx, decoder.onnx and trivial.onnx (export_onnx.py writes them, or
-// the int8 pair from quantize_onnx.py). SOURCES_JSON is a list of source id lists. The greedy
-// loop is MODEL.md's: argmax with ties to the lowest id, stop at </s> (id 3) or after max_len
-// tokens (default 64). Sessions as ONNX Runtime's docs advise for CPU inference: all graph
-// optimizations, the CPU provider, sequential execution, one intra-op and one inter-op thread.
+// the int8 pair from quantize_onnx.py). SOURCES_JSON is a list of source id lists. Sessions
+// and the greedy loop (max_len tokens, default 64): ort_g2p.mjs, shared with make bench-arm.
 //
 // One timed pass over all words per process, after a warm-up on the first 10 (bench.py runs
 // the passes, interleaved with every other row's). OUT_JSON gets the output ids per word, the
@@ -20,50 +18,16 @@
 // rather than report a multi-threaded figure. The second check also holds on a loaded machine,
 // where wall time alone would hide a second thread; it counts V8's helper threads (garbage
 // collection) too, which a one-thread figure should not lean on either.
-import { createRequire } from 'node:module';
 import fs from 'node:fs';
-import path from 'node:path';
+import { openG2p, BOS } from './ort_g2p.mjs';
 
 const [nodeDir, modelDir, sourcesPath, outPath, maxLenArg] = process.argv.slice(2);
 if (!outPath) {
   console.error('usage: node ort_greedy.mjs NODE_DIR MODEL_DIR SOURCES_JSON OUT_JSON [MAX_LEN]');
   process.exit(2);
 }
-const require = createRequire(path.join(path.resolve(nodeDir), 'package.json'));
-const ort = require('onnxruntime-node');
-const MAX_LEN = Number(maxLenArg || 64);
-const BOS = 2n, EOS = 3;
-
-// One intra-op and one inter-op thread: the same single core every other row of the table uses.
-const options = {
-  intraOpNumThreads: 1, interOpNumThreads: 1, executionMode: 'sequential',
-  graphOptimizationLevel: 'all', executionProviders: ['cpu'],
-};
-const encoder = await ort.InferenceSession.create(path.join(modelDir, 'encoder.onnx'), options);
-const decoder = await ort.InferenceSession.create(path.join(modelDir, 'decoder.onnx'), options);
-const trivial = await ort.InferenceSession.create(path.join(modelDir, 'trivial.onnx'), options);
-async function translate(ids) {
-  const src = new ort.Tensor('int64', BigInt64Array.from(ids.map(BigInt)), [1, ids.length]);
-  const enc = await encoder.run({ src });
-  const H = enc.h0.dims[1];
-  let h = enc.h0, c = enc.c0;
-  let feed = new ort.Tensor('float32', new Float32Array(H), [1, H]);   // h̃_{-1} = 0
-  let prev = new ort.Tensor('int64', BigInt64Array.of(BOS), [1]);
-  const out = [];
-  let steps = 0;
-  for (let t = 0; t < MAX_LEN; t++) {
-    const r = await decoder.run({ prev, h, c, feed, memory: enc.memory });
-    steps++;
-    const lp = r.logprobs.data;
-    let best = 0;
-    for (let v = 1; v < lp.length; v++) if (lp[v] > lp[best]) best = v;   // first max wins
-    if (best === EOS) break;
-    out.push(best);
-    h = r.h_out; c = r.c_out; feed = r.feed_out;
-    prev = new ort.Tensor('int64', BigInt64Array.of(BigInt(best)), [1]);
-  }
-  return [out, steps];
-}
+const { ort, encoder, decoder, trivial, translate } =
+    await openG2p(nodeDir, modelDir, Number(maxLenArg || 64));
 
 // Median of `reps` timings of `calls` back-to-back calls, in µs per call.
 async function perCall(fn, calls, reps = 5) {

@@ -17,12 +17,20 @@ inline void DotS8Four(int32_t depth, const int8_t* x, const int8_t* w0, const in
                       const int8_t* w2, const int8_t* w3, int32_t* acc) {
   int32_t a0 = 0, a1 = 0, a2 = 0, a3 = 0;
   const int32_t full = depth & ~15;
+  // Loads and multiply-accumulates alternate: the M55 overlaps a VLDR's beats with the
+  // previous VMLADAVA's only then (llvm-mca: 10 cycles per 64 MACs, against 16 with the loads
+  // grouped). GCC's scheduler groups them, so an empty asm with a memory clobber after each
+  // VMLADAVA keeps the next load below it.
   for (int32_t k = 0; k < full; k += 16) {
     const int8x16_t xv = vldrbq_s8(x + k);
     a0 = vmladavaq_s8(a0, xv, vldrbq_s8(w0 + k));
+    __asm__ volatile("" ::: "memory");
     a1 = vmladavaq_s8(a1, xv, vldrbq_s8(w1 + k));
+    __asm__ volatile("" ::: "memory");
     a2 = vmladavaq_s8(a2, xv, vldrbq_s8(w2 + k));
+    __asm__ volatile("" ::: "memory");
     a3 = vmladavaq_s8(a3, xv, vldrbq_s8(w3 + k));
+    __asm__ volatile("" ::: "memory");
   }
   if (full < depth) {
     const mve_pred16_t p = vctp8q(static_cast<uint32_t>(depth - full));
