@@ -24,8 +24,12 @@
 #   make bench    words/s, µs/word, peak RSS, model size, WER and weight-read floor: edgenmt
 #                 vs PyTorch (float, dynamic int8) and ONNX Runtime (float, int8), BENCH_WORDS words,
 #                 each row the median of BENCH_REPEAT interleaved passes
-#   make bench-arm  instructions per word of the ARM builds under QEMU (a TCG plugin counts them;
-#                 QEMU gives no timings): reference against simd, per scheme (needs make test-arm)
+#   make bench-arm  instructions per word of every ARM target under QEMU (QEMU gives no timings):
+#                 the Cortex-M firmware (-icount), the aarch64/armv7 CLI per scheme, backend and
+#                 search (a TCG plugin counts), ONNX Runtime's arm64 library under the same
+#                 qemu-aarch64 -cpu cortex-a76, and each hot kernel's inner loop under llvm-mca
+#                 against its core's peak; BENCH_ARM_WORDS distinct test words (tools/bench/
+#                 bench_arm.py; builds what it needs: make build models test-arm test-cortex-m)
 #   make fuzz     build the libFuzzer targets with clang-14 (build/fuzz) and run each for
 #                 FUZZ_SECONDS (default 600) from the committed seeds; fails on any finding
 SHELL := /bin/bash
@@ -53,8 +57,9 @@ BENCH_WORDS ?= 2000
 # Timed passes per bench row, interleaved across rows; the median is shown with its spread
 # (at least 3 for figures one reports; more passes: less noise on a shared machine).
 BENCH_REPEAT ?= 3
-# Words per row of make bench-arm (QEMU runs them one instruction at a time: minutes).
-BENCH_ARM_WORDS ?= 100
+# Words per row of make bench-arm (QEMU runs them one instruction at a time: about half an hour
+# for 500 on 2 cores).
+BENCH_ARM_WORDS ?= 500
 FUZZ_TARGETS := model_load_fuzzer translate_fuzzer
 
 PREFIX ?= build/install
@@ -157,8 +162,12 @@ bench: deps build models
 	tools/bench/setup_node.sh
 	/usr/bin/python3 tools/bench/bench.py --words $(BENCH_WORDS) --repeat $(BENCH_REPEAT)
 
-bench-arm: models
-	tools/bench/arm_instructions.sh $(BENCH_ARM_WORDS)
+bench-arm: build models
+	scripts/install-deps.sh bench-arm
+	$(MAKE) --no-print-directory test-arm test-cortex-m
+	tools/bench/setup_node.sh
+	tools/bench/node_sysroot.sh
+	/usr/bin/python3 tools/bench/bench_arm.py --words $(BENCH_ARM_WORDS)
 
 clean:
 	rm -rf build/host build/host-asan build/fuzz build/models build/armv7 build/aarch64 \

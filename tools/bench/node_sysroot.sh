@@ -28,4 +28,12 @@ mkdir -p "$out/debs"
 for deb in "$out"/debs/*.deb; do dpkg -x "$deb" "$out"; done
 rm -rf "$out/debs"
 [[ -x $out/usr/bin/node ]] || { echo "node_sysroot: no usr/bin/node in $out" >&2; exit 1; }
+# ONNX Runtime's cpuinfo reads /proc/cpuinfo, and qemu-aarch64 shows the host's (x86: no ARM
+# processors, and cpuinfo crashes); `-L DIR` redirects the open to DIR/proc/cpuinfo, which
+# describes the emulated core: two Cortex-A76 (implementer 0x41, part 0xd0b) with QEMU's
+# -cpu cortex-a76 features.
+mkdir -p "$out/proc"
+for cpu in 0 1; do
+  printf 'processor\t: %d\nBogoMIPS\t: 50.00\nFeatures\t: fp asimd evtstrm aes pmull sha1 sha2 crc32 atomics fphp asimdhp cpuid asimdrdm lrcpc dcpop asimddp\nCPU implementer\t: 0x41\nCPU architecture: 8\nCPU variant\t: 0x4\nCPU part\t: 0xd0b\nCPU revision\t: 1\n\n' "$cpu"
+done > "$out/proc/cpuinfo"
 touch "$out/.complete"

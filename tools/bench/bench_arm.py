@@ -1,0 +1,262 @@
+#!/usr/bin/python3
+"""make bench-arm: instructions per word of every ARM target under QEMU (which gives no
+timings), against the kernels' limit under llvm-mca and against ONNX Runtime's arm64 library.
+
+  /usr/bin/python3 tools/bench/bench_arm.py [--words N] [--jobs J]
+
+* Boards: the Cortex-M firmware (build/cortex-m55, build/cortex-m7: make test-cortex-m builds
+  them) under qemu-system-arm with -icount shift=0, so their clock counts instructions; the
+  harness times only Translate (targets/cortex-m-common/README.md). The shipped model and
+  g2p-en-mcu in int8-full, greedy and beam 5; outputs compared with the host CLI's.
+* Linux targets: the CLI (build/aarch64, build/armv7: make test-arm) under qemu-aarch64 /
+  qemu-arm with a TCG plugin counting instructions (qemu_insn_count.c), each scheme x backend
+  x search, minus the same command on no input (process start and model load). aarch64 runs
+  on QEMU's -cpu cortex-a76 (dot product), and plain NEON on -cpu cortex-a72.
+* The peer: ONNX Runtime 1.30's arm64 library (npm onnxruntime-node, setup_node.sh) in Debian's
+  arm64 Node.js (node_sysroot.sh) under the same qemu-aarch64 -cpu cortex-a76, on the float and
+  int8 graphs of make bench, counted the same way (start-up: the run on no sources); its outputs
+  are checked against the PyTorch reference's (models/g2p-en/outputs/test.greedy.tsv).
+* The limit: mca_limits.py.
+The words: the first N distinct words of data/g2p/test.tsv (default 500). The last line:
+  arm_instructions m55=A m7=B m55_mcu=C m7_mcu=D aarch64_int8=E aarch64_int8_full=G
+  aarch64_f32=H ort_aarch64_int8=F ort_aarch64_f32=J
+(greedy instructions per word: the shipped model in int8-full on the boards; on aarch64 with
+-cpu cortex-a76 the default backend per scheme and ONNX Runtime.)
+"""
+import argparse
+import concurrent.futures
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(ROOT, "converter", "reference"))
+import mca_limits  # noqa: E402
+from g2p_metrics import read_tsv, score  # noqa: E402
+
+B = os.path.join(ROOT, "build")
+BOARDS = {  # name: (qemu machine, cpu, firmware of the shipped model, of g2p-en-mcu)
+    "m55": ("mps3-an547", "cortex-m55", f"{B}/cortex-m55/targets/cortex-m55-an547/edgenmt_an547.elf",
+            f"{B}/cortex-m55/targets/cortex-m55-an547/edgenmt_an547_mcu.elf"),
+    "m7": ("mps2-an500", "cortex-m7", f"{B}/cortex-m7/targets/cortex-m7-an500/edgenmt_an500.elf",
+           f"{B}/cortex-m7/targets/cortex-m7-an500/edgenmt_an500_mcu.elf"),
+}
+LINUX = {  # target: (qemu, sysroot, [(backend, cpu)])
+    "aarch64": ("qemu-aarch64", "/usr/aarch64-linux-gnu",
+                [("reference", "cortex-a76"), ("simd", "cortex-a76"), ("simd", "cortex-a72")]),
+    "armv7": ("qemu-arm", "/usr/arm-linux-gnueabihf", [("reference", ""), ("simd", "")]),
+}
+SCHEMES = ("f32", "int8", "int8-full")
+NODE_SYSROOT = f"{B}/sysroot-node-arm64"
+
+
+def run(cmd, **kw):
+    return subprocess.run(cmd, capture_output=True, text=True, **kw)
+
+
+def plugin(work):
+    so = os.path.join(work, "libinsn.so")
+    subprocess.run(["cc", "-shared", "-fPIC", "-O2", "-Wall", "-o", so,
+                    os.path.join(HERE, "qemu_insn_count.c")], check=True)
+    return so
+
+
+def count(cmd, stdin_path):
+    """Guest instructions of a qemu-user command (its plugin's "insns: N" on stderr)."""
+    with open(stdin_path) as f:
+        r = subprocess.run(cmd, stdin=f, capture_output=True, text=True)
+    m = re.search(r"^insns: (\d+)", r.stderr, re.M)
+    if r.returncode != 0 or not m:
+        raise RuntimeError(f"{' '.join(cmd[:6])}...: exit {r.returncode}: {r.stderr.strip()[-300:]}")
+    return int(m.group(1))
+
+
+def linux_row(so, target, backend, cpu, scheme, beam, words_file, empty_file, n):
+    qemu, sysroot, _ = LINUX[target]
+    cli = f"{B}/{target}/edgenmt"
+    cmd = [qemu, "-L", sysroot] + (["-cpu", cpu] if cpu else []) + [
+        "-plugin", so, "-d", "plugin", cli, "translate", "-m", f"{B}/models/g2p-en.{scheme}.enmt",
+        "--backend", backend, "--beam", str(beam)]
+    return (count(cmd, words_file) - count(cmd, empty_file)) / n
+
+
+def board_row(board, model, beam, words_file, host_out, n):
+    machine, cpu, shipped, mcu = BOARDS[board]
+    fw = shipped if model == "shipped" else mcu
+    with tempfile.TemporaryDirectory() as d:
+        out = os.path.join(d, "out")
+        r = run(["timeout", "3000", "qemu-system-arm", "-M", machine, "-cpu", cpu, "-nographic",
+                 "-monitor", "none", "-serial", "null", "-icount", "shift=0", "-semihosting-config",
+                 f"enable=on,target=native,arg=fw,arg={words_file},arg={out},arg={beam}", "-kernel", fw],
+                stdin=subprocess.DEVNULL)
+        m = re.search(r"(\d+) instructions per word", r.stdout + r.stderr)
+        if r.returncode != 0 or not m:
+            raise RuntimeError(f"{os.path.basename(fw)}: exit {r.returncode}: {(r.stdout + r.stderr)[-300:]}")
+        with open(out) as f:
+            same = f.read() == host_out
+    return int(m.group(1)), same
+
+
+def ort_row(so, sub, sources, n, work):
+    node = ["qemu-aarch64", "-L", NODE_SYSROOT, "-cpu", "cortex-a76", "-plugin", so, "-d", "plugin",
+            f"{NODE_SYSROOT}/usr/bin/node", os.path.join(HERE, "ort_count.mjs"), f"{B}/bench-node",
+            f"{B}/bench/{sub}"]
+    empty = os.path.join(work, "no-sources.json")
+    with open(empty, "w") as f:
+        json.dump([], f)
+    out = os.path.join(work, f"ort-{sub}.json")
+    base = count(node + [empty, os.path.join(work, "ort-empty.json")], os.devnull)
+    total = count(node + [sources, out], os.devnull)
+    with open(out) as f:
+        return (total - base) / n, json.load(f)["hyps"]
+
+
+def fmt(v):
+    return "–" if v is None else f"{v / 1e6:.2f} M"
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--words", type=int, default=500)
+    ap.add_argument("--data", default=os.path.join(ROOT, "data/g2p/test.tsv"))
+    ap.add_argument("--checkpoint", default=os.path.join(ROOT, "models/g2p-en"))
+    ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    ap.add_argument("--work", default=os.path.join(B, "bench-arm"))
+    args = ap.parse_args()
+    os.makedirs(args.work, exist_ok=True)
+    refs_all = read_tsv(args.data)
+    words = list(refs_all)[: args.words]
+    n = len(words)
+    words_file = os.path.join(args.work, "words.txt")
+    empty_file = os.path.join(args.work, "empty.txt")
+    with open(words_file, "w") as f:
+        f.write("".join(w + "\n" for w in words))
+    open(empty_file, "w").close()
+    so = plugin(args.work)
+    sources = os.path.join(args.work, "sources.json")
+    subprocess.run(["/usr/bin/python3", os.path.join(HERE, "torch_peer.py"), "--checkpoint",
+                    args.checkpoint, "--data", args.data, "--words", str(n), "--sources-only",
+                    "--sources-out", sources], check=True)
+    # make bench's graphs (export_onnx.py, quantize_onnx.py), written once.
+    if not all(os.path.exists(f"{B}/bench/{sub}/decoder.onnx") for sub in ("onnx-f32", "onnx-int8")):
+        subprocess.run(["/usr/bin/python3", os.path.join(HERE, "export_onnx.py"), "--checkpoint",
+                        args.checkpoint, "--out", f"{B}/bench/onnx-f32"], check=True)
+        subprocess.run(["/usr/bin/python3", os.path.join(HERE, "quantize_onnx.py"), "--src",
+                        f"{B}/bench/onnx-f32", "--out", f"{B}/bench/onnx-int8"], check=True)
+
+    host = {}
+    for model, path in (("shipped", "g2p-en"), ("mcu", "g2p-en-mcu")):
+        for beam in (1, 5):
+            r = run([f"{B}/host/edgenmt", "translate", "-m", f"{B}/models/{path}.int8-full.enmt",
+                     "--beam", str(beam)], input="".join(w + "\n" for w in words), check=True)
+            host[model, beam] = r.stdout
+
+    jobs = {}
+    with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
+        for board in BOARDS:
+            for model in ("shipped", "mcu"):
+                for beam in (1, 5):
+                    jobs["board", board, model, beam] = pool.submit(
+                        board_row, board, model, beam, words_file, host[model, beam], n)
+        for target, (_, _, runs) in LINUX.items():
+            for scheme in SCHEMES:
+                for backend, cpu in runs:
+                    for beam in (1, 5):
+                        jobs["linux", target, scheme, backend, cpu, beam] = pool.submit(
+                            linux_row, so, target, backend, cpu, scheme, beam, words_file, empty_file, n)
+        for sub in ("onnx-f32", "onnx-int8"):
+            jobs["ort", sub] = pool.submit(ort_row, so, sub, sources, n, args.work)
+        mca = mca_limits.limits({"m55": BOARDS["m55"][2], "m7": BOARDS["m7"][2],
+                                 "aarch64": f"{B}/aarch64/edgenmt"})
+    res = {}
+    for key, fut in jobs.items():
+        try:
+            res[key] = fut.result()
+        except (RuntimeError, OSError, subprocess.SubprocessError) as e:
+            print(f"bench-arm: {key}: {e}", file=sys.stderr)
+            res[key] = None
+    report(res, mca, words, refs_all, n, args)
+
+
+def report(res, mca, words, refs_all, n, args):
+    print(f"\nInstructions per word under QEMU, first {n} distinct test words "
+          "(means; instructions, not cycles)\n")
+    print("| board (int8-full, simd default) | model | greedy | beam 5 | outputs = host |")
+    print("|---|---|---|---|---|")
+    for board in BOARDS:
+        for model in ("shipped", "mcu"):
+            g, b5 = res.get(("board", board, model, 1)), res.get(("board", board, model, 5))
+            same = all(r and r[1] for r in (g, b5))
+            print(f"| {board} | {'g2p-en' if model == 'shipped' else 'g2p-en-mcu'} | "
+                  f"{fmt(g and g[0])} | {fmt(b5 and b5[0])} | {'yes' if same else 'NO'} |")
+    print("\n| target | scheme | backend (QEMU cpu) | greedy | beam 5 |")
+    print("|---|---|---|---|---|")
+    for target, (_, _, runs) in LINUX.items():
+        for scheme in SCHEMES:
+            for backend, cpu in runs:
+                g = res.get(("linux", target, scheme, backend, cpu, 1))
+                b5 = res.get(("linux", target, scheme, backend, cpu, 5))
+                print(f"| {target} | {scheme} | {backend} ({cpu or 'qemu default'}) | {fmt(g)} | {fmt(b5)} |")
+    with open(os.path.join(args.checkpoint, "tgt.vocab"), encoding="utf-8") as f:
+        tgt = [line.rstrip("\n") for line in f]
+    golden = {}
+    with open(os.path.join(args.checkpoint, "outputs", "test.greedy.tsv"), encoding="utf-8") as f:
+        for line in f:
+            w, out, _ = line.rstrip("\n").split("\t")
+            golden[w] = out
+    refs = {w: refs_all[w] for w in words}
+    torch_wer = score({w: golden[w].split() for w in words}, refs)["wer"]
+    print(f"\n| ONNX Runtime 1.30 arm64 (qemu-aarch64 -cpu cortex-a76) | greedy | identical to PyTorch | WER (PyTorch {torch_wer:.2f}) |")
+    print("|---|---|---|---|")
+    ort = {}
+    for sub in ("onnx-f32", "onnx-int8"):
+        r = res.get(("ort", sub))
+        if r is None:
+            print(f"| {sub} | – | – | – |")
+            continue
+        hyps = [" ".join(tgt[t] for t in ids) for ids in r[1]]
+        same = sum(h == golden[w] for w, h in zip(words, hyps)) / n
+        wer = score({w: h.split() for w, h in zip(words, hyps)}, refs)["wer"]
+        ort[sub] = r[0] if same >= (0.99 if sub == "onnx-f32" else 0.9) else None
+        print(f"| {sub} | {fmt(r[0])} | {100 * same:.1f} % | {wer:.2f} |")
+    print("\n(a peer row counts only when its outputs check: float ≥ 99 % identical to PyTorch's, "
+          "int8 ≥ 90 %)")
+    print("\n| core | kernel (inner loop as built) | instructions | MACs / iteration | MACs / cycle "
+          "(llvm-mca) | peak | of peak |")
+    print("|---|---|---|---|---|---|---|")
+    for core, kernel, ninsn, macs, rate, peak, why in mca:
+        if why:
+            print(f"| {core} | {kernel} | {why} | | | | |")
+        else:
+            print(f"| {core} | {kernel} | {ninsn} | {macs} | {rate:.2f} | {peak:.2f} | {100 * rate / peak:.0f} % |")
+
+    def v(key):
+        r = res.get(key)
+        return None if r is None else (r[0] if isinstance(r, tuple) else r)
+    A, B_, C, D = (v(("board", b, m, 1)) for b, m in (("m55", "shipped"), ("m7", "shipped"),
+                                                     ("m55", "mcu"), ("m7", "mcu")))
+    E, G, H = (v(("linux", "aarch64", s, "simd", "cortex-a76", 1)) for s in ("int8", "int8-full", "f32"))
+    F, J = ort.get("onnx-int8"), ort.get("onnx-f32")
+    print("\nTargets (issue 23)")
+    for name, val, limit in (("m55 ≤ 6 M", A, 6e6), ("m7 ≤ 35 M", B_, 35e6), ("m55_mcu ≤ 1.5 M", C, 1.5e6),
+                             ("m7_mcu ≤ 8 M", D, 8e6),
+                             ("aarch64_int8 ≤ ort_int8 / 4", E, F and F / 4),
+                             ("aarch64_int8_full ≤ ort_int8 / 3", G, F and F / 3),
+                             ("aarch64_f32 ≤ ort_f32 / 2", H, J and J / 2)):
+        ok = val is not None and limit is not None and val <= limit
+        print(f"  {name:34s} {fmt(val):>10s} vs {fmt(limit):>10s}  {'met' if ok else 'NOT met'}")
+    for core, kernel, _, _, rate, peak, why in mca:
+        if not why:
+            print(f"  {core} {kernel} ≥ 70 % of peak: {100 * rate / peak:.0f} %  {'met' if rate >= 0.7 * peak else 'NOT met'}")
+    i = lambda x: "NA" if x is None else str(round(x))  # noqa: E731
+    print(f"arm_instructions m55={i(A)} m7={i(B_)} m55_mcu={i(C)} m7_mcu={i(D)} aarch64_int8={i(E)} "
+          f"aarch64_int8_full={i(G)} aarch64_f32={i(H)} ort_aarch64_int8={i(F)} ort_aarch64_f32={i(J)}")
+
+
+if __name__ == "__main__":
+    main()
