@@ -36,6 +36,13 @@ using DotS8RowsFn = void (*)(int32_t rows, int32_t depth, const int8_t* x, int32
 using QuantizeRowFn = float (*)(int32_t n, const float* x, int8_t* q);
 constexpr float kQuantizeRowVectorMin = 1e-30f;
 
+// The hybrid product kernels' outputs over a block of n dot products of one activation row:
+// exactly StoreHybridOutput (kernels/product_outputs.h) for outputs 0..n-1 (the same float
+// operations in the same order, so bit for bit).
+using HybridOutputBlockFn = void (*)(int32_t n, const int32_t* dots, float x_scale,
+                                     const float* w_scales, const float* bias, bool accumulate,
+                                     float* y);
+
 // The int8-full product kernels' per-output requantization over a block of n dot products,
 // exactly StoreStridedS32Output / EmbeddingS32Output (kernels/product_outputs.h) for outputs
 // 0..n-1 (pointers already offset to the block's first output).
@@ -72,6 +79,10 @@ void DotS8Neon(int32_t depth, const int8_t* x, const int8_t* w, int32_t w_stride
 void DotF32Neon(int32_t depth, const float* x, const float* w, int32_t w_stride, int32_t count,
                 float* acc);
 float QuantizeRowNeon(int32_t n, const float* x, int8_t* q);
+#endif
+#if defined(__aarch64__)  // ARMv8 NEON float is IEEE (ARMv7's flushes subnormals)
+void HybridOutputBlockNeon(int32_t n, const int32_t* dots, float x_scale, const float* w_scales,
+                           const float* bias, bool accumulate, float* y);
 #endif
 #if defined(__aarch64__)
 void DotS8NeonDotprod(int32_t depth, const int8_t* x, const int8_t* w, int32_t w_stride,

@@ -48,6 +48,11 @@ void RequantizeColumnBlock(int32_t n, const int32_t* dots, const int32_t* multip
   }
 }
 
+void HybridOutputBlock(int32_t n, const int32_t* dots, float x_scale, const float* w_scales,
+                       const float* bias, bool accumulate, float* y) {
+  for (int32_t i = 0; i < n; ++i) StoreHybridOutput(dots[i], x_scale, w_scales, bias, i, accumulate, &y[i]);
+}
+
 void RequantizeEmbeddingBlock(int32_t n, const int32_t* dots, int32_t id,
                               const int32_t* row_multiplier, const int32_t* row_shift,
                               const int32_t* multiplier, const int32_t* shift,
@@ -93,11 +98,9 @@ void FullyConnectedS8Hybrid(int32_t rows, int32_t in_features, int32_t out_featu
                     w + static_cast<int64_t>(m0) * in_features, in_features, n, &dots[0][0],
                     kOutputBlock);
       for (int32_t r = 0; r < group; ++r) {
-        float* y_row = y + static_cast<int64_t>(r0 + r) * out_features + m0;
-        for (int32_t i = 0; i < n; ++i) {
-          StoreHybridOutput(dots[r][i], x_scales[r], w_scales + m0, bias != nullptr ? bias + m0 : nullptr,
-                            i, accumulate, &y_row[i]);
-        }
+        L::kHybridOutputBlock(n, dots[r], x_scales[r], w_scales + m0,
+                              bias != nullptr ? bias + m0 : nullptr, accumulate,
+                              y + static_cast<int64_t>(r0 + r) * out_features + m0);
       }
     }
   }
@@ -183,6 +186,7 @@ struct Avx2Fma : ReferenceForTheRest {
   static constexpr simd::DotS8Fn kDotS8 = simd::DotS8Avx2;
   static constexpr simd::DotS8RowsFn kDotS8Rows = DotRowsOneByOne<simd::DotS8Avx2>;
   static constexpr simd::QuantizeRowFn kQuantizeRow = simd::QuantizeRowAvx2;
+  static constexpr simd::HybridOutputBlockFn kHybridOutputBlock = HybridOutputBlock;
   static constexpr simd::RequantizeColumnBlockFn kRequantizeColumnBlock = RequantizeColumnBlock;
   static constexpr simd::RequantizeEmbeddingBlockFn kRequantizeEmbeddingBlock = RequantizeEmbeddingBlock;
   EDGENMT_PROVIDE_KERNEL(sigmoid_f32, simd::SigmoidF32Avx2);
@@ -218,6 +222,12 @@ struct Neon : ReferenceForTheRest {
   static constexpr simd::DotS8Fn kDotS8 = simd::DotS8Neon;
   static constexpr simd::DotS8RowsFn kDotS8Rows = DotRowsOneByOne<simd::DotS8Neon>;
   static constexpr simd::QuantizeRowFn kQuantizeRow = simd::QuantizeRowNeon;
+#if defined(__aarch64__)
+  static constexpr simd::HybridOutputBlockFn kHybridOutputBlock = simd::HybridOutputBlockNeon;
+#else
+  // ARMv7 NEON flushes subnormal floats to zero; the scalar VFP code is IEEE.
+  static constexpr simd::HybridOutputBlockFn kHybridOutputBlock = HybridOutputBlock;
+#endif
   static constexpr simd::RequantizeColumnBlockFn kRequantizeColumnBlock = RequantizeColumnBlock;
   static constexpr simd::RequantizeEmbeddingBlockFn kRequantizeEmbeddingBlock = RequantizeEmbeddingBlock;
   EDGENMT_PROVIDE_KERNEL(sigmoid_f32, simd::SigmoidF32Neon);
@@ -243,6 +253,7 @@ struct Helium : ReferenceForTheRest {
   static constexpr simd::DotS8Fn kDotS8 = simd::DotS8Helium;
   static constexpr simd::DotS8RowsFn kDotS8Rows = simd::DotS8RowsHelium;
   static constexpr simd::QuantizeRowFn kQuantizeRow = ref_quantize_row_f32_s8;
+  static constexpr simd::HybridOutputBlockFn kHybridOutputBlock = HybridOutputBlock;
   static constexpr simd::RequantizeColumnBlockFn kRequantizeColumnBlock = simd::RequantizeColumnBlockHelium;
   static constexpr simd::RequantizeEmbeddingBlockFn kRequantizeEmbeddingBlock =
       simd::RequantizeEmbeddingBlockHelium;
@@ -263,6 +274,7 @@ struct Dsp : ReferenceForTheRest {
   static constexpr simd::DotS8Fn kDotS8 = simd::DotS8Dsp;
   static constexpr simd::DotS8RowsFn kDotS8Rows = DotRowsOneByOne<simd::DotS8Dsp>;
   static constexpr simd::QuantizeRowFn kQuantizeRow = ref_quantize_row_f32_s8;
+  static constexpr simd::HybridOutputBlockFn kHybridOutputBlock = HybridOutputBlock;
   static constexpr simd::RequantizeColumnBlockFn kRequantizeColumnBlock = RequantizeColumnBlock;
   static constexpr simd::RequantizeEmbeddingBlockFn kRequantizeEmbeddingBlock = RequantizeEmbeddingBlock;
   EDGENMT_PROVIDE_REFERENCE_KERNEL(sigmoid_f32);
