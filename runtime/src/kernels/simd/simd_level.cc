@@ -6,6 +6,9 @@
 // level out (Helium does everything it would, and the flash is small).
 #include "kernels/simd/simd_level.h"
 
+#include <stdlib.h>
+#include <string.h>
+
 #if defined(__aarch64__) && defined(__linux__)
 #include <sys/auxv.h>
 #endif
@@ -74,6 +77,16 @@ const char* SimdLevelName(SimdLevel level) {
 bool SimdLevelSupported(SimdLevel level) { return CpuHas(level); }
 
 SimdLevel BestSimdLevel() {
+  // EDGENMT_FORCE_ISA=<level name> (tests and benchmarks: every level end to end on one
+  // machine): that level if this CPU has it, else none, so the simd backend is unavailable
+  // rather than running another level under the forced name.
+  const char* forced = getenv("EDGENMT_FORCE_ISA");
+  if (forced != nullptr && forced[0] != '\0') {
+    for (SimdLevel level : kSimdLevels) {
+      if (strcmp(forced, SimdLevelName(level)) == 0) return CpuHas(level) ? level : SimdLevel::kNone;
+    }
+    return SimdLevel::kNone;
+  }
   constexpr SimdLevel kFastestFirst[] = {SimdLevel::kAvx512Vnni, SimdLevel::kAvx2Fma,
                                          SimdLevel::kNeonDotprod, SimdLevel::kNeon,
                                          SimdLevel::kHelium, SimdLevel::kDsp};

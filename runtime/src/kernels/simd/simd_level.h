@@ -36,7 +36,9 @@ const char* SimdLevelName(SimdLevel level);
 bool SimdLevelSupported(SimdLevel level);
 
 // The fastest supported level; kNone when there is none (then KernelBackend::kSimd is
-// unavailable).
+// unavailable). The environment variable EDGENMT_FORCE_ISA=<level name> (tests, benchmarks)
+// picks that level instead where the CPU has it, and none where it does not or the name is
+// unknown (docs/BACKENDS.md).
 SimdLevel BestSimdLevel();
 
 // The SIMD kernel table of `level` (backend kSimd; static storage). kUnsupported when the level
