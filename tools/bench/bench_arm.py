@@ -46,10 +46,12 @@ BOARDS = {  # name: (qemu machine, cpu, firmware of the shipped model, of g2p-en
     "m7": ("mps2-an500", "cortex-m7", f"{B}/cortex-m7/targets/cortex-m7-an500/edgenmt_an500.elf",
            f"{B}/cortex-m7/targets/cortex-m7-an500/edgenmt_an500_mcu.elf"),
 }
-LINUX = {  # target: (qemu, sysroot, [(backend, cpu)])
-    "aarch64": ("qemu-aarch64", "/usr/aarch64-linux-gnu",
-                [("reference", "cortex-a76"), ("simd", "cortex-a76"), ("simd", "cortex-a72")]),
-    "armv7": ("qemu-arm", "/usr/arm-linux-gnueabihf", [("reference", ""), ("simd", "")]),
+LINUX = {  # target: (qemu, sysroot, XNNPACK's library directory, [(backend, cpu)])
+    "aarch64": ("qemu-aarch64", "/usr/aarch64-linux-gnu", f"{B}/sysroot-arm64/usr/lib/aarch64-linux-gnu",
+                [("reference", "cortex-a76"), ("simd", "cortex-a76"), ("simd", "cortex-a72"),
+                 ("xnnpack", "cortex-a76"), ("auto", "cortex-a76")]),
+    "armv7": ("qemu-arm", "/usr/arm-linux-gnueabihf", f"{B}/sysroot-armhf/usr/lib/arm-linux-gnueabihf",
+              [("reference", ""), ("simd", ""), ("xnnpack", ""), ("auto", "")]),
 }
 SCHEMES = ("f32", "int8", "int8-full")
 NODE_SYSROOT = f"{B}/sysroot-node-arm64"
@@ -77,9 +79,9 @@ def count(cmd, stdin_path):
 
 
 def linux_row(so, target, backend, cpu, scheme, beam, words_file, empty_file, n):
-    qemu, sysroot, _ = LINUX[target]
+    qemu, sysroot, libdir, _ = LINUX[target]
     cli = f"{B}/{target}/edgenmt"
-    cmd = [qemu, "-L", sysroot] + (["-cpu", cpu] if cpu else []) + [
+    cmd = [qemu, "-L", sysroot, "-E", f"LD_LIBRARY_PATH={libdir}"] + (["-cpu", cpu] if cpu else []) + [
         "-plugin", so, "-d", "plugin", cli, "translate", "-m", f"{B}/models/g2p-en.{scheme}.enmt",
         "--backend", backend, "--beam", str(beam)]
     return (count(cmd, words_file) - count(cmd, empty_file)) / n
@@ -163,9 +165,11 @@ def main():
                 for beam in (1, 5):
                     jobs["board", board, model, beam] = pool.submit(
                         board_row, board, model, beam, words_file, host[model, beam], n)
-        for target, (_, _, runs) in LINUX.items():
+        for target, (_, _, _, runs) in LINUX.items():
             for scheme in SCHEMES:
                 for backend, cpu in runs:
+                    if backend == "xnnpack" and scheme != "f32":
+                        continue  # XNNPACK serves float32 models only (docs/BACKENDS.md)
                     for beam in (1, 5):
                         jobs["linux", target, scheme, backend, cpu, beam] = pool.submit(
                             linux_row, so, target, backend, cpu, scheme, beam, words_file, empty_file, n)
@@ -196,9 +200,11 @@ def report(res, mca, words, refs_all, n, args):
                   f"{fmt(g and g[0])} | {fmt(b5 and b5[0])} | {'yes' if same else 'NO'} |")
     print("\n| target | scheme | backend (QEMU cpu) | greedy | beam 5 |")
     print("|---|---|---|---|---|")
-    for target, (_, _, runs) in LINUX.items():
+    for target, (_, _, _, runs) in LINUX.items():
         for scheme in SCHEMES:
             for backend, cpu in runs:
+                if backend == "xnnpack" and scheme != "f32":
+                    continue
                 g = res.get(("linux", target, scheme, backend, cpu, 1))
                 b5 = res.get(("linux", target, scheme, backend, cpu, 5))
                 print(f"| {target} | {scheme} | {backend} ({cpu or 'qemu default'}) | {fmt(g)} | {fmt(b5)} |")
