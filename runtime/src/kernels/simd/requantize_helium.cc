@@ -49,33 +49,58 @@ void RequantizeColumnBlockHelium(int32_t n, const int32_t* dots, const int32_t* 
   }
 }
 
-// EmbeddingS32Output (kernels/product_outputs.h) for outputs 0..n-1: the row's single-rounding
-// rescale in 64-bit scalar arithmetic (MVE has no 64-bit lanes), written as one multiply, one
-// add and one shift (x + 2^(e-1) - [x < 0]) >> e is RoundingDivideByPOT64's ties away from
-// zero), then the per-output requantization on 4 lanes.
+// fxp::MultiplyByQuantizedMultiplierSingleRounding(x, multiplier, shift) on 4 lanes, given
+// right = 31 - shift in [1, 62]: the exact 64-bit product as VMULH (high word, signed) and VMUL
+// (low word), the rounding nudge 2^(right-1) - [product < 0] added with its carry (ties away
+// from zero), the 64-bit shift, and saturation where the result leaves int32.
+inline V SingleRoundingRescale(V x, int32_t multiplier, int32_t right) {
+  const V m = Set(multiplier);
+  const V hi = vmulhq_s32(x, m);
+  const uint32x4_t lo = vreinterpretq_u32_s32(vmulq_s32(x, m));
+  const mve_pred16_t negative = vcmpltq_n_s32(hi, 0);
+  // The nudge's words for a positive product, and for a negative one (one less).
+  const uint32_t up_lo = right <= 32 ? (1u << (right - 1)) : 0u;
+  const int32_t up_hi = right <= 32 ? 0 : (1 << (right - 33));
+  const uint32_t down_lo = up_lo - 1u;
+  const int32_t down_hi = up_lo == 0u ? up_hi - 1 : up_hi;
+  const uint32x4_t nudge_lo = vpselq_u32(vdupq_n_u32(down_lo), vdupq_n_u32(up_lo), negative);
+  const V nudge_hi = vpselq_s32(Set(down_hi), Set(up_hi), negative);
+  const uint32x4_t sum_lo = vaddq_u32(lo, nudge_lo);
+  const mve_pred16_t carry = vcmphiq_u32(lo, sum_lo);  // the low words wrapped
+  const V sum_hi = vaddq_m_n_s32(vaddq_s32(hi, nudge_hi), vaddq_s32(hi, nudge_hi), 1, carry);
+  if (right >= 32) return vshlq_s32(sum_hi, Set(32 - right));  // arithmetic; fits int32
+  const V result_lo = vreinterpretq_s32_u32(vorrq_u32(
+      vshlq_u32(sum_lo, Set(-right)), vreinterpretq_u32_s32(vshlq_s32(sum_hi, Set(32 - right)))));
+  const V result_hi = vshlq_s32(sum_hi, Set(-right));
+  const mve_pred16_t fits = vcmpeqq_s32(result_hi, vshrq_n_s32(result_lo, 31));
+  const V saturated = vpselq_s32(Set(-2147483647 - 1), Set(2147483647), vcmpltq_n_s32(sum_hi, 0));
+  return vpselq_s32(result_lo, saturated, fits);
+}
+
+// EmbeddingS32Output (kernels/product_outputs.h) for outputs 0..n-1.
 void RequantizeEmbeddingBlockHelium(int32_t n, const int32_t* dots, int32_t id,
                                     const int32_t* row_multiplier, const int32_t* row_shift,
                                     const int32_t* multiplier, const int32_t* shift,
                                     const int32_t* bias, int32_t* y) {
   constexpr int32_t kExtraBits = 6;  // as EmbeddingS32Output
-  const int64_t row_m = row_multiplier[id];
   const int32_t right = 31 - (row_shift[id] + kExtraBits);
-  int32_t scaled[4];
+  const int64_t row_m = row_multiplier[id];
   for (int32_t i = 0; i < n; i += 4) {
-    const int32_t lanes = n - i < 4 ? n - i : 4;
-    for (int32_t l = 0; l < lanes; ++l) {
-      const int64_t product = dots[i + l] * row_m;
-      int64_t r = product;  // right <= 0: as fxp::RoundingDivideByPOT64, no shift
-      if (right > 62) {
-        r = 0;
-      } else if (right > 0) {
-        r = (product + (int64_t{1} << (right - 1)) - (product < 0 ? 1 : 0)) >> right;
+    const mve_pred16_t p = vctp32q(static_cast<uint32_t>(n - i));
+    V scaled;
+    if (right >= 1 && right <= 62) {
+      scaled = SingleRoundingRescale(vldrwq_z_s32(dots + i, p), row_multiplier[id], right);
+    } else {  // shifts no legal model file has (Model::Load bounds them): the scalar formula
+      int32_t lanes[4] = {0, 0, 0, 0};
+      for (int32_t l = 0; l < 4 && i + l < n; ++l) {
+        const int64_t product = dots[i + l] * row_m;
+        const int64_t r = right > 62 ? 0 : product;  // right <= 0: no shift (RoundingDivideByPOT64)
+        lanes[l] = r > 2147483647 ? 2147483647 : (r < -2147483647 - 1 ? -2147483647 - 1 : static_cast<int32_t>(r));
       }
-      scaled[l] = r > 2147483647 ? 2147483647 : (r < -2147483647 - 1 ? -2147483647 - 1 : static_cast<int32_t>(r));
+      scaled = vldrwq_s32(lanes);
     }
-    const mve_pred16_t p = vctp32q(static_cast<uint32_t>(lanes));
     const V sh = vmaxq_s32(vsubq_s32(vldrwq_z_s32(shift + i, p), Set(kExtraBits)), Set(-31));
-    V v = MultiplyByQuantizedMultiplier(vldrwq_z_s32(scaled, p), vldrwq_z_s32(multiplier + i, p), sh);
+    V v = MultiplyByQuantizedMultiplier(scaled, vldrwq_z_s32(multiplier + i, p), sh);
     if (bias != nullptr) v = vqaddq_s32(v, vldrwq_z_s32(bias + i, p));
     vstrwq_p_s32(y + i, v, p);
   }
