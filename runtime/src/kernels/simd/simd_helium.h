@@ -30,6 +30,8 @@ void NarrowS32S16Helium(int32_t n, const int32_t* x, int32_t shift, int16_t* y);
 void RequantizeS16S8Helium(int32_t n, const int16_t* x, int32_t shift, int8_t* y);
 void ScoreWindowS16Helium(const int16_t* query, const int16_t* memory, int32_t dim, int32_t lo,
                           int32_t hi, int32_t to_q20, int32_t* scores);
+void SoftmaxS32S16Helium(int32_t n, const int32_t* x, int32_t input_int_bits, int16_t* y);
+void LogSoftmaxS32Helium(int32_t n, const int32_t* x, int32_t input_int_bits, int32_t* y);
 void LstmCellS16Helium(int32_t hidden, const int16_t* gates, int32_t cell_int_bits, int16_t* cell,
                        int8_t* h, int16_t* h16);
 void TanhS16Helium(int32_t n, const int16_t* x, int32_t input_int_bits, int16_t* y);

@@ -1,0 +1,129 @@
+// Helium (MVE) int8-full softmax and log-softmax (simd_helium.h): ref_softmax_s32_s16 and
+// ref_log_softmax_s32 with the exp terms on 4 lanes. Each function below mirrors the scalar
+// one of edgenmt/fixed_point.h with the same name (VQRDMULH is SaturatingRoundingDoublingHighMul;
+// a rounding shift of x - [x < 0] is RoundingDivideByPOT), so the terms, their 64-bit sum
+// (VADDLVA) and the outputs are bit-exact; the reciprocal and the log of the sum are the
+// scalar functions themselves (once per call).
+#if defined(__ARM_FEATURE_MVE)
+#include <arm_mve.h>
+
+#include "edgenmt/fixed_point.h"
+#include "kernels/kernels_s8.h"
+#include "kernels/log_softmax_output.h"
+#include "kernels/simd/simd_helium.h"
+
+namespace edgenmt {
+namespace simd {
+namespace {
+
+using V = int32x4_t;
+
+inline V Set(int32_t v) { return vdupq_n_s32(v); }
+
+// fxp::RoundingDivideByPOT, exponent in [1, 31].
+inline V RoundingDivideByPOT(V x, int exponent) {
+  return vrshlq_s32(vqaddq_s32(x, vshrq_n_s32(x, 31)), Set(-exponent));
+}
+
+inline V ExpOnIntervalNegativeQuarterTo0Q31(V a) {
+  constexpr int32_t kExpMinusOneEighth = 1895147668;
+  const V x = vaddq_s32(a, Set(1 << 28));
+  const V x2 = vqrdmulhq_s32(x, x);
+  const V x3 = vqrdmulhq_s32(x2, x);
+  const V x4 = vqrdmulhq_s32(x2, x2);
+  const V x5 = vqrdmulhq_s32(x4, x);
+  const V t5 = vaddq_s32(vqrdmulhq_n_s32(x5, 429496730), x4);
+  const V t4 = vaddq_s32(RoundingDivideByPOT(t5, 2), x3);
+  const V t3 = vaddq_s32(vqrdmulhq_n_s32(t4, 715827883), x2);
+  const V poly = RoundingDivideByPOT(t3, 1);
+  return vaddq_s32(Set(kExpMinusOneEighth), vqrdmulhq_n_s32(vaddq_s32(x, poly), kExpMinusOneEighth));
+}
+
+// a <= 0 in Q(int_bits).(31 - int_bits), int_bits in [0, 29] (frac_bits >= 2).
+inline V ExpOnNegativeValuesQ31(V a, int int_bits) {
+  static constexpr int32_t kExpMinusPow2[7] = {1672461947, 1302514674, 790015084, 290630308,
+                                               39332535,   720401,     242};
+  const int frac_bits = 31 - int_bits;
+  const int32_t one_quarter = 1 << (frac_bits - 2);
+  const V a_mod_quarter_minus_quarter = vsubq_s32(vandq_s32(a, Set(one_quarter - 1)), Set(one_quarter));
+  V result = ExpOnIntervalNegativeQuarterTo0Q31(vshlq_s32(a_mod_quarter_minus_quarter, Set(int_bits)));
+  const V remainder = vsubq_s32(a_mod_quarter_minus_quarter, a);
+  for (int k = -2; k < int_bits; ++k) {
+    const int bit = frac_bits + k;
+    if (bit > 30) break;
+    const mve_pred16_t set = vcmpneq_n_s32(vandq_s32(remainder, Set(1 << bit)), 0);
+    // exp(-2^k) for k > 4 is below 2^-31: the scalar function returns 0 there.
+    const V multiplied = k > 4 ? Set(0) : vqrdmulhq_n_s32(result, kExpMinusPow2[k + 2]);
+    result = vpselq_s32(multiplied, result, set);
+  }
+  return vpselq_s32(Set(fxp::kQ31One), result, vcmpgeq_n_s32(a, 0));
+}
+
+// The max of x[0..n), and the exp terms of x - max (halved: one more integer bit) on 4 lanes.
+inline int32_t MaxOf(int32_t n, const int32_t* x) {
+  int32_t m = x[0];
+  for (int32_t i = 0; i < n; i += 4) {
+    const mve_pred16_t p = vctp32q(static_cast<uint32_t>(n - i));
+    m = vmaxvq_p_s32(m, vldrwq_z_s32(x + i, p), p);
+  }
+  return m;
+}
+
+// One copy (not inlined into each of the four loops): flash is the M55's scarce resource, and a
+// call per four terms costs little beside the exp's ~40 instructions.
+__attribute__((noinline)) V Terms(const int32_t* x, int32_t max_value, int32_t input_int_bits,
+                                  mve_pred16_t p) {
+  // (x - max) / 2 rounded as fxp::RoundingDivideByPOT64(diff, 1): for diff <= 0 that is the
+  // floor, VHSUB's result (no overflow: it works on the 33-bit difference).
+  return ExpOnNegativeValuesQ31(vhsubq_s32(vldrwq_z_s32(x, p), Set(max_value)), input_int_bits + 1);
+}
+
+inline int64_t SumOfTerms(int32_t n, const int32_t* x, int32_t max_value, int32_t input_int_bits) {
+  int64_t sum = 0;
+  for (int32_t i = 0; i < n; i += 4) {
+    const mve_pred16_t p = vctp32q(static_cast<uint32_t>(n - i));
+    sum = vaddlvaq_p_s32(sum, Terms(x + i, max_value, input_int_bits, p), p);
+  }
+  return sum;
+}
+
+// The scalar kernels' formats with int_bits + 1 > 29 take their own path (and none is used).
+constexpr int32_t kMaxVectorIntBits = 28;
+
+}  // namespace
+
+void SoftmaxS32S16Helium(int32_t n, const int32_t* x, int32_t input_int_bits, int16_t* y) {
+  if (input_int_bits < 0 || input_int_bits > kMaxVectorIntBits) {
+    ref_softmax_s32_s16(n, x, input_int_bits, y);
+    return;
+  }
+  const int32_t max_value = MaxOf(n, x);
+  const fxp::ScaledQ31 reciprocal =
+      fxp::ReciprocalOfSumQ31(static_cast<uint64_t>(SumOfTerms(n, x, max_value, input_int_bits)));
+  const int shift = 31 - 15 - reciprocal.exponent;  // >= 15
+  if (shift > 31) {
+    ref_softmax_s32_s16(n, x, input_int_bits, y);
+    return;
+  }
+  for (int32_t i = 0; i < n; i += 4) {
+    const mve_pred16_t p = vctp32q(static_cast<uint32_t>(n - i));
+    const V e = Terms(x + i, max_value, input_int_bits, p);
+    const V v = RoundingDivideByPOT(vqrdmulhq_n_s32(e, reciprocal.mantissa), shift);
+    vstrhq_p_s32(y + i, vminq_s32(vmaxq_s32(v, Set(-32768)), Set(32767)), p);
+  }
+}
+
+void LogSoftmaxS32Helium(int32_t n, const int32_t* x, int32_t input_int_bits, int32_t* y) {
+  if (input_int_bits < 0 || input_int_bits > kMaxVectorIntBits) {
+    ref_log_softmax_s32(n, x, input_int_bits, y);
+    return;
+  }
+  const int32_t max_value = MaxOf(n, x);
+  const uint64_t sum = static_cast<uint64_t>(SumOfTerms(n, x, max_value, input_int_bits));
+  const int32_t log_sum_q16 = fxp::LogPositiveQ(sum, 31, 16);
+  for (int32_t i = 0; i < n; ++i) y[i] = LogSoftmaxOutputQ16(x[i], max_value, input_int_bits, log_sum_q16);
+}
+
+}  // namespace simd
+}  // namespace edgenmt
+#endif  // defined(__ARM_FEATURE_MVE)
