@@ -13,6 +13,13 @@
 namespace edgenmt {
 namespace {
 
+// The first kArenaAlignment-aligned element of v (which holds kArenaAlignment bytes to spare).
+float* AlignedFloats(std::vector<float>* v) {
+  const uintptr_t at = reinterpret_cast<uintptr_t>(v->data());
+  const uintptr_t aligned = (at + (kArenaAlignment - 1)) & ~static_cast<uintptr_t>(kArenaAlignment - 1);
+  return v->data() + (aligned - at) / sizeof(float);
+}
+
 std::vector<float> RandomVector(std::mt19937* rng, size_t n, float lo = -1.0f, float hi = 1.0f) {
   std::uniform_real_distribution<float> dist(lo, hi);
   std::vector<float> v(n);
@@ -90,17 +97,21 @@ TEST_P(KernelsF32Test, PackedFullyConnectedMatchesLoops) {
     ASSERT_GT(bytes, sizeof(float) * static_cast<size_t>(in));
     ASSERT_FALSE(measure.overflowed());
 
-    std::vector<float> short_memory(bytes / sizeof(float));
-    Arena too_small(short_memory.data(), bytes - kArenaAlignment);
-    const std::vector<float> untouched = short_memory;
+    // Arena memory must be kArenaAlignment-aligned; a vector's data() is only 8-aligned on
+    // 32-bit targets, so each buffer is over-allocated and used from an aligned offset.
+    const size_t pad = kArenaAlignment / sizeof(float);
+    std::vector<float> short_storage(bytes / sizeof(float) + pad);
+    float* short_memory = AlignedFloats(&short_storage);
+    Arena too_small(short_memory, bytes - kArenaAlignment);
+    const std::vector<float> untouched = short_storage;
     ASSERT_EQ(k_->pack_fully_connected_f32(in, out, w.data(), &too_small, &packed), Status::kOk);
     EXPECT_EQ(packed, nullptr);
     EXPECT_TRUE(too_small.overflowed());
     EXPECT_EQ(too_small.used(), bytes);
-    EXPECT_EQ(short_memory, untouched);  // nothing written into an arena that cannot hold it
+    EXPECT_EQ(short_storage, untouched);  // nothing written into an arena that cannot hold it
 
-    std::vector<float> memory(bytes / sizeof(float));
-    Arena arena(memory.data(), bytes);
+    std::vector<float> storage(bytes / sizeof(float) + pad);
+    Arena arena(AlignedFloats(&storage), bytes);
     ASSERT_EQ(k_->pack_fully_connected_f32(in, out, w.data(), &arena, &packed), Status::kOk);
     ASSERT_NE(packed, nullptr);
     EXPECT_EQ(arena.used(), bytes);

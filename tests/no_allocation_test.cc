@@ -204,7 +204,7 @@ TEST(NoAllocationTest, OptimizedBackendsNeverAllocateAfterInit) {
         limits.backend = backend;
         size_t bytes = 0;
         EXPECT_EQ(RequiredArenaBytes(loaded->model, limits, &bytes), Status::kUnsupported);
-        std::vector<uint8_t> memory(1 << 20);
+        testing::AlignedArena memory(1 << 20);
         Translator translator;
         EXPECT_EQ(translator.Init(&loaded->model, memory.data(), memory.size(), limits),
                   Status::kUnsupported);
