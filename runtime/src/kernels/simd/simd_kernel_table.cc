@@ -242,6 +242,9 @@ struct Neon : ReferenceForTheRest {
   EDGENMT_PROVIDE_KERNEL(tanh_s16, simd::TanhS16Neon);
   EDGENMT_PROVIDE_KERNEL(narrow_s32_s16, simd::NarrowS32S16Neon);
   EDGENMT_PROVIDE_KERNEL(requantize_s16_s8, simd::RequantizeS16S8Neon);
+  EDGENMT_PROVIDE_KERNEL(softmax_s32_s16, simd::SoftmaxS32S16Neon);
+  EDGENMT_PROVIDE_KERNEL(log_softmax_s32, simd::LogSoftmaxS32Neon);
+  EDGENMT_PROVIDE_KERNEL(local_p_gaussian_s16, simd::LocalPGaussianS16Neon);
 };
 #endif
 

@@ -40,6 +40,15 @@ void GaussianWeightsAvx512(int32_t n, const int32_t* r_squared, int16_t* weights
 void SoftmaxF32Avx2(int32_t n, const float* x, float* y);
 void LogSoftmaxF32Avx2(int32_t n, const float* x, float* y);
 #endif
+#if defined(__ARM_NEON)
+// Contracts of ref_softmax_s32_s16, ref_log_softmax_s32 and ref_local_p_gaussian_s16 on NEON
+// (softmax_neon.cc: the exp terms 4 at a time, the scalar steps in the same file, as NEON is
+// these targets' baseline); input int bits past 28 go to the reference.
+void SoftmaxS32S16Neon(int32_t n, const int32_t* x, int32_t input_int_bits, int16_t* y);
+void LogSoftmaxS32Neon(int32_t n, const int32_t* x, int32_t input_int_bits, int32_t* y);
+void LocalPGaussianS16Neon(int32_t lo, int32_t hi, int32_t p_q16, int32_t half_width,
+                           int16_t* weights);
+#endif
 
 }  // namespace simd
 }  // namespace edgenmt
