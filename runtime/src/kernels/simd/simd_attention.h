@@ -18,6 +18,13 @@ void ContextS16S8Avx512(int32_t count, const int16_t* weights, const int16_t* me
 // sum_{i < n} a[i] * b[i], exact.
 int64_t DotS16S64Avx512(int32_t n, const int16_t* a, const int16_t* b);
 #endif
+#if defined(__ARM_NEON)
+// The same contracts on NEON (attention_neon.cc; the scaling is kernels/score_scale.h there too).
+void ScoreWindowS16Neon(const int16_t* query, const int16_t* memory, int32_t dim, int32_t lo,
+                        int32_t hi, int32_t to_q20, int32_t* scores);
+void ContextS16S8Neon(int32_t count, const int16_t* weights, const int16_t* memory, int32_t dim,
+                      int8_t* context);
+#endif
 
 }  // namespace simd
 }  // namespace edgenmt

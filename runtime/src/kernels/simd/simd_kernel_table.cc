@@ -245,6 +245,8 @@ struct Neon : ReferenceForTheRest {
   EDGENMT_PROVIDE_KERNEL(softmax_s32_s16, simd::SoftmaxS32S16Neon);
   EDGENMT_PROVIDE_KERNEL(log_softmax_s32, simd::LogSoftmaxS32Neon);
   EDGENMT_PROVIDE_KERNEL(local_p_gaussian_s16, simd::LocalPGaussianS16Neon);
+  EDGENMT_PROVIDE_KERNEL(score_window_s16, simd::ScoreWindowS16Neon);
+  EDGENMT_PROVIDE_KERNEL(context_s16_s8, simd::ContextS16S8Neon);
 };
 #endif
 
