@@ -32,6 +32,9 @@ void RequantizeS16S8Avx512(int32_t n, const int16_t* x, int32_t shift, int8_t* y
 void LstmCellS16Neon(int32_t hidden, const int16_t* gates, int32_t cell_int_bits, int16_t* cell,
                      int8_t* h, int16_t* h16);
 void TanhS16Neon(int32_t n, const int16_t* x, int32_t input_int_bits, int16_t* y);
+// Contract of ref_gru_cell_s16: its Q31 logistic / tanh on 4 units at a time (gru_cell_neon.cc).
+void GruCellS16Neon(int32_t hidden, const int16_t* gi, const int16_t* gh, int16_t* state,
+                    int8_t* h_s8);
 // Contracts of ref_narrow_s32_s16 and ref_requantize_s16_s8 (narrow_neon.cc).
 void NarrowS32S16Neon(int32_t n, const int32_t* x, int32_t shift, int16_t* y);
 void RequantizeS16S8Neon(int32_t n, const int16_t* x, int32_t shift, int8_t* y);

@@ -247,6 +247,7 @@ struct Neon : ReferenceForTheRest {
   EDGENMT_PROVIDE_KERNEL(local_p_gaussian_s16, simd::LocalPGaussianS16Neon);
   EDGENMT_PROVIDE_KERNEL(score_window_s16, simd::ScoreWindowS16Neon);
   EDGENMT_PROVIDE_KERNEL(context_s16_s8, simd::ContextS16S8Neon);
+  EDGENMT_PROVIDE_KERNEL(gru_cell_s16, simd::GruCellS16Neon);
 };
 #endif
 
