@@ -1,7 +1,8 @@
 // The int8 NEON dot-product core shared by dot_neon.cc (vmull + vpadal) and
 // dot_neon_dotprod.cc (SDOT): the same 4-row structure over a Step that adds the products of
-// 16 int8 pairs into 4 int32 lanes. Header-only, anonymous namespace: each file instantiates
-// its own copy with its own flags (simd_dot.h).
+// 16 int8 pairs into 4 int32 lanes, and its multi-row form (simd_dot.h DotS8RowsFn).
+// Header-only, anonymous namespace: each file instantiates its own copy with its own flags
+// (simd_dot.h).
 #ifndef EDGENMT_KERNELS_SIMD_DOT_NEON_S8_H_
 #define EDGENMT_KERNELS_SIMD_DOT_NEON_S8_H_
 
@@ -107,6 +108,68 @@ void DotS8NeonRows(int32_t depth, const int8_t* x, const int8_t* w, int32_t w_st
 #endif
     for (; k < vector_depth; k += 16) a0 = Step(a0, vld1q_s8(x + k), vld1q_s8(w0 + k));
     acc[j] = AddTail1(vector_depth, depth, x, w0, SumLanesS32(a0));
+  }
+}
+
+// Up to kDotRows activation rows against kCols weight rows at a time: each weight load serves
+// every activation row (kRows x kCols accumulators, the x vectors of all rows live across the
+// weight rows). The weight rows past the last full group go one activation row at a time.
+template <int32x4_t (*Step)(int32x4_t, int8x16_t, int8x16_t), int kRows, int kCols>
+void DotS8NeonRowsBlock(int32_t depth, const int8_t* x, int32_t x_stride, const int8_t* w,
+                        int32_t w_stride, int32_t count, int32_t* acc, int32_t acc_stride) {
+  const int32_t vector_depth = depth & ~15;
+  int32_t j = 0;
+  for (; j + kCols <= count; j += kCols) {
+    const int8_t* w0 = w + static_cast<int64_t>(j) * w_stride;
+    int32x4_t a[kRows][kCols];
+#pragma GCC unroll 4
+    for (int r = 0; r < kRows; ++r) {
+#pragma GCC unroll 4
+      for (int i = 0; i < kCols; ++i) a[r][i] = vdupq_n_s32(0);
+    }
+    for (int32_t k = 0; k < vector_depth; k += 16) {
+      int8x16_t xv[kRows];
+#pragma GCC unroll 4
+      for (int r = 0; r < kRows; ++r) xv[r] = vld1q_s8(x + static_cast<int64_t>(r) * x_stride + k);
+#pragma GCC unroll 4
+      for (int i = 0; i < kCols; ++i) {
+        const int8x16_t wv = vld1q_s8(w0 + static_cast<int64_t>(i) * w_stride + k);
+#pragma GCC unroll 4
+        for (int r = 0; r < kRows; ++r) a[r][i] = Step(a[r][i], xv[r], wv);
+      }
+    }
+#pragma GCC unroll 4
+    for (int r = 0; r < kRows; ++r) {
+      const int8_t* xr = x + static_cast<int64_t>(r) * x_stride;
+      int32_t* out = acc + static_cast<int64_t>(r) * acc_stride + j;
+#pragma GCC unroll 4
+      for (int i = 0; i < kCols; ++i) {
+        out[i] = AddTail1(vector_depth, depth, xr, w0 + static_cast<int64_t>(i) * w_stride,
+                          SumLanesS32(a[r][i]));
+      }
+    }
+  }
+  if (j < count) {
+    for (int r = 0; r < kRows; ++r) {
+      DotS8NeonRows<Step>(depth, x + static_cast<int64_t>(r) * x_stride,
+                          w + static_cast<int64_t>(j) * w_stride, w_stride, count - j,
+                          acc + static_cast<int64_t>(r) * acc_stride + j);
+    }
+  }
+}
+
+// simd_dot.h's DotS8RowsFn over a Step, kCols2 weight rows per group for 2 activation rows and
+// kCols34 for 3 or 4: as many as the accumulators, the x vectors and the step's temporaries
+// leave registers for (the callers' choices are measured there).
+template <int32x4_t (*Step)(int32x4_t, int8x16_t, int8x16_t), int kCols2, int kCols34>
+void DotS8NeonMultiRows(int32_t rows, int32_t depth, const int8_t* x, int32_t x_stride,
+                        const int8_t* w, int32_t w_stride, int32_t count, int32_t* acc,
+                        int32_t acc_stride) {
+  switch (rows) {
+    case 1: return DotS8NeonRows<Step>(depth, x, w, w_stride, count, acc);
+    case 2: return DotS8NeonRowsBlock<Step, 2, kCols2>(depth, x, x_stride, w, w_stride, count, acc, acc_stride);
+    case 3: return DotS8NeonRowsBlock<Step, 3, kCols34>(depth, x, x_stride, w, w_stride, count, acc, acc_stride);
+    default: return DotS8NeonRowsBlock<Step, 4, kCols34>(depth, x, x_stride, w, w_stride, count, acc, acc_stride);
   }
 }
 

@@ -225,7 +225,7 @@ struct Avx512Vnni : Avx2Fma {
 struct Neon : ReferenceForTheRest {
   static constexpr simd::DotF32Fn kDotF32 = simd::DotF32Neon;
   static constexpr simd::DotS8Fn kDotS8 = simd::DotS8Neon;
-  static constexpr simd::DotS8RowsFn kDotS8Rows = DotRowsOneByOne<simd::DotS8Neon>;
+  static constexpr simd::DotS8RowsFn kDotS8Rows = simd::DotS8RowsNeon;
   static constexpr simd::QuantizeRowFn kQuantizeRow = simd::QuantizeRowNeon;
 #if defined(__aarch64__)
   static constexpr simd::HybridOutputBlockFn kHybridOutputBlock = simd::HybridOutputBlockNeon;
@@ -254,7 +254,7 @@ struct Neon : ReferenceForTheRest {
 #if defined(__aarch64__)
 struct NeonDotprod : Neon {
   static constexpr simd::DotS8Fn kDotS8 = simd::DotS8NeonDotprod;
-  static constexpr simd::DotS8RowsFn kDotS8Rows = DotRowsOneByOne<simd::DotS8NeonDotprod>;
+  static constexpr simd::DotS8RowsFn kDotS8Rows = simd::DotS8RowsNeonDotprod;
 };
 #endif
 
