@@ -43,11 +43,14 @@ inline int64x2_t RoundingDivideByPOT64(int64x2_t x, int64x2_t exponent) {
   return vrshlq_s64(vaddq_s64(x, fixup), shift);
 }
 
-// MultiplyByQuantizedMultiplier with per-lane multipliers and shifts in [-31, 30].
+// MultiplyByQuantizedMultiplier with per-lane multipliers and shifts in [-31, 30]: the left
+// part max(shift, 0) saturating, the right part as RoundingDivideByPOT's negated exponent
+// min(shift, 0).
 inline V MultiplyByQuantizedMultiplier(V x, V multiplier, V shift) {
-  const V left = vmaxq_s32(shift, Set(0));
-  const V right = vmaxq_s32(vnegq_s32(shift), Set(0));
-  return RoundingDivideByPOT(vqrdmulhq_s32(vqshlq_s32(x, left), multiplier), right);
+  const V product = vqrdmulhq_s32(vqshlq_s32(x, vmaxq_s32(shift, Set(0))), multiplier);
+  const V right_shift = vminq_s32(shift, Set(0));
+  const V fixup = vshrq_n_s32(vandq_s32(product, right_shift), 31);
+  return vrshlq_s32(vqaddq_s32(product, fixup), right_shift);
 }
 
 // ---- exp, reciprocal, logistic, tanh (Q0.31) ------------------------------------------------
