@@ -116,9 +116,12 @@ void DotS8NeonRows(int32_t depth, const int8_t* x, const int8_t* w, int32_t w_st
 
 // Up to kDotRows activation rows against kCols weight rows at a time: each weight load serves
 // every activation row (kRows x kCols accumulators, the x vectors of all rows live across the
-// weight rows). The weight rows past the last full group go one activation row at a time.
+// weight rows). The weight rows past the last full group take one accumulator each, inline:
+// a call from here would stack another core's frame on this one (tests/stack_usage_test.cc
+// holds the whole chain under 1.5 KiB on ARMv7). Not inlined into the dispatcher either, so
+// each block's frame stands alone.
 template <int32x4_t (*Step)(int32x4_t, int8x16_t, int8x16_t), int kRows, int kCols>
-void DotS8NeonRowsBlock(int32_t depth, const int8_t* x, int32_t x_stride, const int8_t* w,
+__attribute__((noinline)) void DotS8NeonRowsBlock(int32_t depth, const int8_t* x, int32_t x_stride, const int8_t* w,
                         int32_t w_stride, int32_t count, int32_t* acc, int32_t acc_stride) {
   const int32_t vector_depth = depth & ~15;
   int32_t j = 0;
@@ -152,11 +155,13 @@ void DotS8NeonRowsBlock(int32_t depth, const int8_t* x, int32_t x_stride, const 
       }
     }
   }
-  if (j < count) {
+  for (; j < count; ++j) {
+    const int8_t* wj = w + static_cast<int64_t>(j) * w_stride;
     for (int r = 0; r < kRows; ++r) {
-      DotS8NeonRows<Step>(depth, x + static_cast<int64_t>(r) * x_stride,
-                          w + static_cast<int64_t>(j) * w_stride, w_stride, count - j,
-                          acc + static_cast<int64_t>(r) * acc_stride + j);
+      const int8_t* xr = x + static_cast<int64_t>(r) * x_stride;
+      int32x4_t a = vdupq_n_s32(0);
+      for (int32_t k = 0; k < vector_depth; k += 16) a = Step(a, vld1q_s8(xr + k), vld1q_s8(wj + k));
+      acc[static_cast<int64_t>(r) * acc_stride + j] = AddTail1(vector_depth, depth, xr, wj, SumLanesS32(a));
     }
   }
 }
