@@ -1,7 +1,8 @@
-// int8-full's attention products in the SIMD backend (x86 AVX-512): the window scores and the
-// context vector over the Q0.15 encoder memory, bit-exact with ref_score_window_s16 and
+// int8-full's attention products in the SIMD backend (x86 AVX-512, NEON): the window scores and
+// the context vector over the Q0.15 encoder memory, bit-exact with ref_score_window_s16 and
 // ref_context_s16_s8 (kernels/kernels_s8.h). Same file rules as simd_dot.h: the scores' scaling
-// into Q11.20 stays in plain C++ (attention_s16.cc), the sums are in attention_avx512.cc.
+// into Q11.20 stays in plain C++ (attention_s16.cc), the sums are in attention_avx512.cc; NEON,
+// the ARM targets' baseline, has both in attention_neon.cc.
 #ifndef EDGENMT_KERNELS_SIMD_SIMD_ATTENTION_H_
 #define EDGENMT_KERNELS_SIMD_SIMD_ATTENTION_H_
 

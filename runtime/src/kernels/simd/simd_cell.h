@@ -1,8 +1,9 @@
-// Vectorised int8-full cell arithmetic of the SIMD backend (KernelTable::lstm_cell_s16 and
-// tanh_s16): the fixed-point logistic / tanh of edgenmt/fixed_point.h evaluated on several
-// values at once: AVX-512 holds each int32 intermediate sign-extended in a 64-bit lane (8 at a
-// time) so that 32x32 -> 64-bit products and roundings are exactly the scalar ones; NEON has
-// those primitives as instructions on 4 int32 lanes (cell_neon.cc). Bit-exact with the
+// Vectorised int8-full cell arithmetic of the SIMD backend (KernelTable::lstm_cell_s16,
+// gru_cell_s16, tanh_s16 and the narrowing steps): the fixed-point logistic / tanh of
+// edgenmt/fixed_point.h evaluated on several values at once: AVX-512 holds each int32
+// intermediate sign-extended in a 64-bit lane (8 at a time) so that 32x32 -> 64-bit products
+// and roundings are exactly the scalar ones; NEON has those primitives as instructions on 4
+// int32 lanes (fixed_point_neon.h). Bit-exact with the
 // reference for every input (tests/kernels_simd_test.cc tries all 65,536 int16 values).
 // Same file rules as simd_dot.h: the fixed-point constants are restated in the .cc, because
 // including fixed_point.h's inline functions into an AVX-512 file could hand the linker an
