@@ -43,7 +43,7 @@ inline float32x4_t MultiplyAdd(float32x4_t a, float32x4_t x, float32x4_t w) {
 
 void DotS8Neon(int32_t depth, const int8_t* x, const int8_t* w, int32_t w_stride, int32_t count,
                int32_t* acc) {
-  DotS8NeonRows<DotStep>(depth, x, w, w_stride, count, acc);
+  DotS8NeonRows<DotStep, false>(depth, x, w, w_stride, count, acc);
 }
 
 void DotS8RowsNeon(int32_t rows, int32_t depth, const int8_t* x, int32_t x_stride, const int8_t* w,
@@ -52,7 +52,7 @@ void DotS8RowsNeon(int32_t rows, int32_t depth, const int8_t* x, int32_t x_strid
   // vmull temporaries stay in registers as GCC schedules them (4 x 4 spills even with
   // aarch64's 32 q registers). ARMv7's 16 spill one accumulator in the 2 x 4 and 4 x 2 loops:
   // 4 instructions per 16 bytes, still fewer than 2 x 2 or reading the weights once per row.
-  DotS8NeonMultiRows<DotStep, 4, 2>(rows, depth, x, x_stride, w, w_stride, count, acc, acc_stride);
+  DotS8NeonMultiRows<DotStep, false, 4, 2>(rows, depth, x, x_stride, w, w_stride, count, acc, acc_stride);
 }
 
 void DotF32Neon(int32_t depth, const float* x, const float* w, int32_t w_stride, int32_t count,
