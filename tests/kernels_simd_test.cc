@@ -195,24 +195,36 @@ TEST_P(SimdKernelsTest, EmbeddingProductBitExact) {
     const int32_t vocab = 7, stride = s.depth + 5;
     auto table = RandomS8(&rng, static_cast<size_t>(vocab) * s.depth, false);
     for (int32_t k = 0; k < s.depth; ++k) table[k] = -128;  // row 0 at the extreme
-    const auto row_multiplier = RandomS32(&rng, vocab, 1 << 30, 0x7fffffff);
-    const auto row_shift = RandomS32(&rng, vocab, -31, 24);
+    auto row_multiplier = RandomS32(&rng, vocab, 1 << 30, 0x7fffffff);
+    auto row_shift = RandomS32(&rng, vocab, -31, 24);
+    // Rows 3 and 4: the single rounding's exact ties (product dot * 2^30 over 2^31 or 2^32:
+    // every odd dot, every dot = 2 mod 4), of both signs; rows 5 and 6: the widest right
+    // shifts (63: the result is 0; 62).
+    row_multiplier[3] = row_multiplier[4] = 1 << 30;
+    row_shift[3] = -6;
+    row_shift[4] = -7;
+    row_shift[5] = -38;
+    row_shift[6] = -37;
     const auto w = RandomS8(&rng, static_cast<size_t>(s.out) * stride, false);
     const auto multiplier = RandomS32(&rng, s.out, 1 << 30, 0x7fffffff);
     const auto shift = RandomS32(&rng, s.out, -25, 30);
     const auto bias = RandomS32(&rng, s.out, -(1 << 30), 1 << 30);
-    const auto ids = RandomS32(&rng, s.rows, 0, vocab - 1);
-    for (int with_bias = 0; with_bias < 2; ++with_bias) {
-      std::vector<int32_t> expected(static_cast<size_t>(s.rows) * s.out, 7), actual = expected;
-      ref_.embedding_fully_connected_s8_s32(s.rows, ids.data(), table.data(), row_multiplier.data(),
-                                            row_shift.data(), s.depth, s.out, w.data(), stride,
-                                            multiplier.data(), shift.data(),
-                                            with_bias ? bias.data() : nullptr, expected.data());
-      simd_->embedding_fully_connected_s8_s32(
-          s.rows, ids.data(), table.data(), row_multiplier.data(), row_shift.data(), s.depth, s.out,
-          w.data(), stride, multiplier.data(), shift.data(), with_bias ? bias.data() : nullptr,
-          actual.data());
-      ASSERT_EQ(actual, expected) << s.rows << "x" << s.depth << "->" << s.out;
+    std::vector<int32_t> ids(s.rows);
+    for (int32_t first = 0; first < vocab; ++first) {  // every row of the table
+      for (int32_t r = 0; r < s.rows; ++r) ids[r] = (first + r) % vocab;
+      for (int with_bias = 0; with_bias < 2; ++with_bias) {
+        std::vector<int32_t> expected(static_cast<size_t>(s.rows) * s.out, 7), actual = expected;
+        ref_.embedding_fully_connected_s8_s32(s.rows, ids.data(), table.data(),
+                                              row_multiplier.data(), row_shift.data(), s.depth,
+                                              s.out, w.data(), stride, multiplier.data(),
+                                              shift.data(), with_bias ? bias.data() : nullptr,
+                                              expected.data());
+        simd_->embedding_fully_connected_s8_s32(
+            s.rows, ids.data(), table.data(), row_multiplier.data(), row_shift.data(), s.depth,
+            s.out, w.data(), stride, multiplier.data(), shift.data(),
+            with_bias ? bias.data() : nullptr, actual.data());
+        ASSERT_EQ(actual, expected) << s.rows << "x" << s.depth << "->" << s.out << " id " << first;
+      }
     }
   }
 }
@@ -360,16 +372,24 @@ TEST_P(SimdKernelsTest, IntegerLocalPGaussianBitExact) {
 TEST_P(SimdKernelsTest, IntegerAttentionProductsBitExact) {
   std::mt19937 rng(919);
   std::uniform_int_distribution<int> any16(-32768, 32767), weight(0, 32767);
+  std::uniform_int_distribution<int> any8(-127, 127);
   for (int32_t dim : {1, 7, 15, 16, 17, 64, 320, 333}) {
     for (int32_t count : {1, 2, 7, 31, 300}) {
-      for (int kind = 0; kind < 3; ++kind) {
-        const auto draw = [&] { return static_cast<int16_t>(kind == 1 ? -32768 : any16(rng)); };
+      for (int kind = 0; kind < 4; ++kind) {
+        // kind 3: memory 2^8 m, weights +-2^14: each sum is 2^22 times an integer, an exact tie
+        // of the context's rounding whenever that integer is odd (both signs).
+        const auto draw = [&] {
+          return static_cast<int16_t>(kind == 1 ? -32768 : kind == 3 ? 256 * any8(rng) : any16(rng));
+        };
         std::vector<int16_t> memory(static_cast<size_t>(count) * dim), query(dim), weights(count);
         for (int16_t& v : memory) v = draw();
         for (int16_t& v : query) v = draw();
         // Attention weights are non-negative and sum to about 1 (kind 2: one weight of 1).
-        for (int16_t& w : weights) w = static_cast<int16_t>(kind == 2 ? 0 : weight(rng) / count);
+        for (int16_t& w : weights) w = static_cast<int16_t>(kind >= 2 ? 0 : weight(rng) / count);
         if (kind == 2) weights[count / 2] = 32767;
+        if (kind == 3) {
+          for (int32_t s = 0; s < count; ++s) weights[s] = static_cast<int16_t>(s % 3 ? 16384 : -16384);
+        }
         for (int32_t to_q20 : {-40, -23, -2, 0, 3, 20}) {
           const int32_t lo = count / 3, hi = count - 1;
           std::vector<int32_t> expected(count + 1, 9), actual(count + 1, 9);

@@ -9,21 +9,12 @@
 
 #include "edgenmt/fixed_point.h"
 #include "kernels/kernels_s8.h"
+#include "kernels/simd/fixed_point_neon.h"
 #include "kernels/simd/simd_cell.h"
 
 namespace edgenmt {
 namespace simd {
 namespace {
-
-using V = int32x4_t;
-
-inline V Set(int32_t v) { return vdupq_n_s32(v); }
-
-inline V RoundingDivideByPOT(V x, int exponent) {
-  const V shift = Set(-exponent);
-  const V fixup = vshrq_n_s32(vandq_s32(x, shift), 31);  // -1 where x < 0 (exponent > 0)
-  return vrshlq_s32(vqaddq_s32(x, fixup), shift);
-}
 
 // Entries i and i + 1 of the tanh table for 4 indices in [0, kTanhTableLast], as
 // T[i] | T[i + 1] << 16 (lane loads: NEON has no gather; the table's spare entry keeps the

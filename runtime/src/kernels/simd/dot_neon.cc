@@ -15,7 +15,11 @@ namespace {
 
 inline int32x4_t DotStep(int32x4_t a, int8x16_t xv, int8x16_t wv) {
   a = vpadalq_s16(a, vmull_s8(vget_low_s8(xv), vget_low_s8(wv)));
+#if defined(__aarch64__)
+  return vpadalq_s16(a, vmull_high_s8(xv, wv));  // smull2: no moves of the high halves
+#else
   return vpadalq_s16(a, vmull_s8(vget_high_s8(xv), vget_high_s8(wv)));
+#endif
 }
 
 inline float SumLanes(float32x4_t a) {
@@ -39,7 +43,16 @@ inline float32x4_t MultiplyAdd(float32x4_t a, float32x4_t x, float32x4_t w) {
 
 void DotS8Neon(int32_t depth, const int8_t* x, const int8_t* w, int32_t w_stride, int32_t count,
                int32_t* acc) {
-  DotS8NeonRows<DotStep>(depth, x, w, w_stride, count, acc);
+  DotS8NeonRows<DotStep, false>(depth, x, w, w_stride, count, acc);
+}
+
+void DotS8RowsNeon(int32_t rows, int32_t depth, const int8_t* x, int32_t x_stride, const int8_t* w,
+                   int32_t w_stride, int32_t count, int32_t* acc, int32_t acc_stride) {
+  // Weight rows per group: 4 for 2 activation rows, 2 for 3-4, so the accumulators and the
+  // vmull temporaries stay in registers as GCC schedules them (4 x 4 spills even with
+  // aarch64's 32 q registers). ARMv7's 16 spill one accumulator in the 2 x 4 and 4 x 2 loops:
+  // 4 instructions per 16 bytes, still fewer than 2 x 2 or reading the weights once per row.
+  DotS8NeonMultiRows<DotStep, false, 4, 2>(rows, depth, x, x_stride, w, w_stride, count, acc, acc_stride);
 }
 
 void DotF32Neon(int32_t depth, const float* x, const float* w, int32_t w_stride, int32_t count,

@@ -78,7 +78,16 @@ void DotS8Neon(int32_t depth, const int8_t* x, const int8_t* w, int32_t w_stride
                int32_t* acc);
 void DotF32Neon(int32_t depth, const float* x, const float* w, int32_t w_stride, int32_t count,
                 float* acc);
+void DotS8RowsNeon(int32_t rows, int32_t depth, const int8_t* x, int32_t x_stride, const int8_t* w,
+                   int32_t w_stride, int32_t count, int32_t* acc, int32_t acc_stride);
 float QuantizeRowNeon(int32_t n, const float* x, int8_t* q);
+void RequantizeColumnBlockNeon(int32_t n, const int32_t* dots, const int32_t* multiplier,
+                               const int32_t* shift, int32_t shift_offset, const int32_t* bias,
+                               bool accumulate, int32_t* y);
+void RequantizeEmbeddingBlockNeon(int32_t n, const int32_t* dots, int32_t id,
+                                  const int32_t* row_multiplier, const int32_t* row_shift,
+                                  const int32_t* multiplier, const int32_t* shift,
+                                  const int32_t* bias, int32_t* y);
 #endif
 #if defined(__aarch64__)  // ARMv8 NEON float is IEEE (ARMv7's flushes subnormals)
 void HybridOutputBlockNeon(int32_t n, const int32_t* dots, float x_scale, const float* w_scales,
@@ -87,6 +96,9 @@ void HybridOutputBlockNeon(int32_t n, const int32_t* dots, float x_scale, const 
 #if defined(__aarch64__)
 void DotS8NeonDotprod(int32_t depth, const int8_t* x, const int8_t* w, int32_t w_stride,
                       int32_t count, int32_t* acc);
+void DotS8RowsNeonDotprod(int32_t rows, int32_t depth, const int8_t* x, int32_t x_stride,
+                          const int8_t* w, int32_t w_stride, int32_t count, int32_t* acc,
+                          int32_t acc_stride);
 #endif
 
 }  // namespace simd

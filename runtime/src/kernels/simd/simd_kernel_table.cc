@@ -40,6 +40,15 @@ void DotRowsOneByOne(int32_t rows, int32_t depth, const int8_t* x, int32_t x_str
   }
 }
 
+// The portable output steps, for the levels without vector ones (unused in builds that have
+// none of those levels).
+[[maybe_unused]]
+void HybridOutputBlock(int32_t n, const int32_t* dots, float x_scale, const float* w_scales,
+                       const float* bias, bool accumulate, float* y) {
+  for (int32_t i = 0; i < n; ++i) StoreHybridOutput(dots[i], x_scale, w_scales, bias, i, accumulate, &y[i]);
+}
+
+[[maybe_unused]]
 void RequantizeColumnBlock(int32_t n, const int32_t* dots, const int32_t* multiplier,
                            const int32_t* shift, int32_t shift_offset, const int32_t* bias,
                            bool accumulate, int32_t* y) {
@@ -48,11 +57,7 @@ void RequantizeColumnBlock(int32_t n, const int32_t* dots, const int32_t* multip
   }
 }
 
-void HybridOutputBlock(int32_t n, const int32_t* dots, float x_scale, const float* w_scales,
-                       const float* bias, bool accumulate, float* y) {
-  for (int32_t i = 0; i < n; ++i) StoreHybridOutput(dots[i], x_scale, w_scales, bias, i, accumulate, &y[i]);
-}
-
+[[maybe_unused]]
 void RequantizeEmbeddingBlock(int32_t n, const int32_t* dots, int32_t id,
                               const int32_t* row_multiplier, const int32_t* row_shift,
                               const int32_t* multiplier, const int32_t* shift,
@@ -220,7 +225,7 @@ struct Avx512Vnni : Avx2Fma {
 struct Neon : ReferenceForTheRest {
   static constexpr simd::DotF32Fn kDotF32 = simd::DotF32Neon;
   static constexpr simd::DotS8Fn kDotS8 = simd::DotS8Neon;
-  static constexpr simd::DotS8RowsFn kDotS8Rows = DotRowsOneByOne<simd::DotS8Neon>;
+  static constexpr simd::DotS8RowsFn kDotS8Rows = simd::DotS8RowsNeon;
   static constexpr simd::QuantizeRowFn kQuantizeRow = simd::QuantizeRowNeon;
 #if defined(__aarch64__)
   static constexpr simd::HybridOutputBlockFn kHybridOutputBlock = simd::HybridOutputBlockNeon;
@@ -228,19 +233,28 @@ struct Neon : ReferenceForTheRest {
   // ARMv7 NEON flushes subnormal floats to zero; the scalar VFP code is IEEE.
   static constexpr simd::HybridOutputBlockFn kHybridOutputBlock = HybridOutputBlock;
 #endif
-  static constexpr simd::RequantizeColumnBlockFn kRequantizeColumnBlock = RequantizeColumnBlock;
-  static constexpr simd::RequantizeEmbeddingBlockFn kRequantizeEmbeddingBlock = RequantizeEmbeddingBlock;
+  static constexpr simd::RequantizeColumnBlockFn kRequantizeColumnBlock = simd::RequantizeColumnBlockNeon;
+  static constexpr simd::RequantizeEmbeddingBlockFn kRequantizeEmbeddingBlock =
+      simd::RequantizeEmbeddingBlockNeon;
   EDGENMT_PROVIDE_KERNEL(sigmoid_f32, simd::SigmoidF32Neon);
   EDGENMT_PROVIDE_KERNEL(tanh_f32, simd::TanhF32Neon);
   EDGENMT_PROVIDE_KERNEL(lstm_cell_s16, simd::LstmCellS16Neon);
   EDGENMT_PROVIDE_KERNEL(tanh_s16, simd::TanhS16Neon);
+  EDGENMT_PROVIDE_KERNEL(narrow_s32_s16, simd::NarrowS32S16Neon);
+  EDGENMT_PROVIDE_KERNEL(requantize_s16_s8, simd::RequantizeS16S8Neon);
+  EDGENMT_PROVIDE_KERNEL(softmax_s32_s16, simd::SoftmaxS32S16Neon);
+  EDGENMT_PROVIDE_KERNEL(log_softmax_s32, simd::LogSoftmaxS32Neon);
+  EDGENMT_PROVIDE_KERNEL(local_p_gaussian_s16, simd::LocalPGaussianS16Neon);
+  EDGENMT_PROVIDE_KERNEL(score_window_s16, simd::ScoreWindowS16Neon);
+  EDGENMT_PROVIDE_KERNEL(context_s16_s8, simd::ContextS16S8Neon);
+  EDGENMT_PROVIDE_KERNEL(gru_cell_s16, simd::GruCellS16Neon);
 };
 #endif
 
 #if defined(__aarch64__)
 struct NeonDotprod : Neon {
   static constexpr simd::DotS8Fn kDotS8 = simd::DotS8NeonDotprod;
-  static constexpr simd::DotS8RowsFn kDotS8Rows = DotRowsOneByOne<simd::DotS8NeonDotprod>;
+  static constexpr simd::DotS8RowsFn kDotS8Rows = simd::DotS8RowsNeonDotprod;
 };
 #endif
 

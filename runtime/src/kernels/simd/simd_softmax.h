@@ -1,9 +1,11 @@
 // The softmax kernels of the SIMD backend: int8-full's softmax_s32_s16 (attention weights),
-// local-p's Gaussian over them and log_softmax_s32 (Q15.16 log-probs) on x86 AVX-512, float32 softmax_f32 / log_softmax_f32 on
-// AVX2. The integer ones evaluate the reference's exp terms 8 at a time (fixed_point_exp_avx512.h)
-// and keep its scalar steps (maximum, the one log or reciprocal of the sum) in plain C++
-// (softmax_s32.cc), so they are bit-exact; the float ones are within the tolerance of
-// tests/kernels_simd_test.cc. Same file rules as simd_dot.h.
+// local-p's Gaussian over them and log_softmax_s32 (Q15.16 log-probs) on x86 AVX-512 and on
+// NEON, float32 softmax_f32 / log_softmax_f32 on AVX2. The integer ones evaluate the
+// reference's exp terms 8 (AVX-512: fixed_point_exp_avx512.h) or 4 (NEON: fixed_point_neon.h)
+// at a time and keep its scalar steps (maximum, the one log or reciprocal of the sum) in plain
+// C++ (softmax_s32.cc; on ARM in softmax_neon.cc itself, NEON being the baseline), so they are
+// bit-exact; the float ones are within the tolerance of tests/kernels_simd_test.cc. Same file
+// rules as simd_dot.h.
 #ifndef EDGENMT_KERNELS_SIMD_SIMD_SOFTMAX_H_
 #define EDGENMT_KERNELS_SIMD_SIMD_SOFTMAX_H_
 
@@ -39,6 +41,15 @@ void GaussianWeightsAvx512(int32_t n, const int32_t* r_squared, int16_t* weights
 // Contracts of ref_softmax_f32 and ref_log_softmax_f32 (AVX2 + FMA; activation_avx2.cc).
 void SoftmaxF32Avx2(int32_t n, const float* x, float* y);
 void LogSoftmaxF32Avx2(int32_t n, const float* x, float* y);
+#endif
+#if defined(__ARM_NEON)
+// Contracts of ref_softmax_s32_s16, ref_log_softmax_s32 and ref_local_p_gaussian_s16 on NEON
+// (softmax_neon.cc: the exp terms 4 at a time, the scalar steps in the same file, as NEON is
+// these targets' baseline); input int bits past 28 go to the reference.
+void SoftmaxS32S16Neon(int32_t n, const int32_t* x, int32_t input_int_bits, int16_t* y);
+void LogSoftmaxS32Neon(int32_t n, const int32_t* x, int32_t input_int_bits, int32_t* y);
+void LocalPGaussianS16Neon(int32_t lo, int32_t hi, int32_t p_q16, int32_t half_width,
+                           int16_t* weights);
 #endif
 
 }  // namespace simd
