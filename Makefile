@@ -16,8 +16,10 @@
 #                 "cortex-m55", MPS3 AN547, build/cortex-m55) and Cortex-M7 (preset "cortex-m7",
 #                 MPS2 AN500, build/cortex-m7) with arm-none-eabi-gcc and run them under
 #                 qemu-system-arm: the first 100 test words with build/models/g2p-en.int8-full.enmt,
-#                 greedy and beam 5, must equal the host CLI's output (needs make build models;
-#                 make test-cortex-m55, make test-cortex-m7: one). targets/cortex-m*/README.md
+#                 greedy and beam 5, must equal the host CLI's output, and the kernel tests run
+#                 inside a firmware of their own (the board's Helium / DSP level against the
+#                 reference; needs make build models; make test-cortex-m55, make test-cortex-m7:
+#                 one). targets/cortex-m*/README.md
 #   make asan     build + run the C++ ctest suite under AddressSanitizer + UBSan (build/host-asan;
 #                 UBSan does not recover, so any finding fails); tests labelled python or slow
 #                 are skipped there (ASAN_SKIP_LABELS)
