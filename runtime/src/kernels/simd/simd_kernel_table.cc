@@ -284,15 +284,17 @@ struct Helium : ReferenceForTheRest {
 #endif
 
 #if defined(__ARM_FEATURE_DSP) && !defined(__ARM_FEATURE_MVE) && !defined(__ARM_NEON) && !defined(__aarch64__)
-// Cortex-M4 / M7 / M33: the products on SMLAD; the rest portable.
+// Cortex-M4 / M7 / M33: the products on SMLAD, their requantization on SMULL / QADD; the rest
+// portable.
 struct Dsp : ReferenceForTheRest {
   static constexpr simd::DotF32Fn kDotF32 = simd::DotF32Dsp;
   static constexpr simd::DotS8Fn kDotS8 = simd::DotS8Dsp;
   static constexpr simd::DotS8RowsFn kDotS8Rows = DotRowsOneByOne<simd::DotS8Dsp>;
   static constexpr simd::QuantizeRowFn kQuantizeRow = ref_quantize_row_f32_s8;
   static constexpr simd::HybridOutputBlockFn kHybridOutputBlock = HybridOutputBlock;
-  static constexpr simd::RequantizeColumnBlockFn kRequantizeColumnBlock = RequantizeColumnBlock;
-  static constexpr simd::RequantizeEmbeddingBlockFn kRequantizeEmbeddingBlock = RequantizeEmbeddingBlock;
+  static constexpr simd::RequantizeColumnBlockFn kRequantizeColumnBlock = simd::RequantizeColumnBlockDsp;
+  static constexpr simd::RequantizeEmbeddingBlockFn kRequantizeEmbeddingBlock =
+      simd::RequantizeEmbeddingBlockDsp;
   EDGENMT_PROVIDE_REFERENCE_KERNEL(sigmoid_f32);
   EDGENMT_PROVIDE_REFERENCE_KERNEL(tanh_f32);
   EDGENMT_PROVIDE_REFERENCE_KERNEL(lstm_cell_s16);
