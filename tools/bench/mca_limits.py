@@ -69,6 +69,22 @@ def _instructions(binary, symbol, core):
     return insns
 
 
+def _callees(binary, insns):
+    """Mangled names of the functions insns branch to directly (bl / b to a symbol's start)."""
+    out = subprocess.run([NM, "--defined-only", binary], capture_output=True, text=True, check=True).stdout
+    by_address = {}
+    for line in out.splitlines():
+        parts = line.split(" ", 2)
+        if len(parts) == 3:
+            by_address.setdefault(int(parts[0], 16), parts[2])
+    names = []
+    for _, mnem, ops in insns:
+        t = TARGET.search(ops)
+        if mnem in ("bl", "b", "b.w") and t and int(t.group(1), 16) in by_address:
+            names.append(by_address[int(t.group(1), 16)])
+    return names
+
+
 def _inner_loop(insns, macs):
     """The innermost loop with the most multiply instructions, as llvm-mca input."""
     loops = []
@@ -135,7 +151,13 @@ def limits(binaries):
         if symbol is None:
             rows.append((core, short, None, None, None, None, "kernel not in the binary"))
             continue
-        asm, loop_macs = _inner_loop(_instructions(binary, symbol, core), macs)
+        insns = _instructions(binary, symbol, core)
+        asm, loop_macs = _inner_loop(insns, macs)
+        if asm is None:  # a thin wrapper: the loop is in a function it calls (a template's copy)
+            for callee in _callees(binary, insns):
+                asm, loop_macs = _inner_loop(_instructions(binary, callee, core), macs)
+                if asm is not None:
+                    break
         if asm is None:
             rows.append((core, short, None, None, None, None, "no multiply loop found"))
             continue
