@@ -12,6 +12,7 @@ throughput for a loop of 8 independent copies of the same multiply instruction o
 core model: the most that instruction can give, loads and loop overhead aside. A kernel at 70 %
 of it spends at most 30 % of its issue slots on loads, pointer updates and the branch.
 """
+import functools
 import os
 import re
 import subprocess
@@ -46,10 +47,15 @@ LINE = re.compile(r"^\s*([0-9a-f]+):\s+(\S+)\s*(.*)$")
 TARGET = re.compile(r"0x([0-9a-f]+) <[^>]*>")
 
 
+@functools.lru_cache(maxsize=None)
+def _nm(binary, demangle):
+    """The binary's defined symbols as llvm-nm lines (read once per binary)."""
+    cmd = [NM, "--defined-only"] + (["-C"] if demangle else []) + [binary]
+    return subprocess.run(cmd, capture_output=True, text=True, check=True).stdout.splitlines()
+
+
 def _symbol(binary, demangled_prefix):
-    out = subprocess.run([NM, "--defined-only", binary], capture_output=True, text=True, check=True).stdout
-    dem = subprocess.run([NM, "--defined-only", "-C", binary], capture_output=True, text=True, check=True).stdout
-    for raw, pretty in zip(out.splitlines(), dem.splitlines()):
+    for raw, pretty in zip(_nm(binary, False), _nm(binary, True)):
         name = pretty.split(" ", 2)[-1]
         if name.startswith(demangled_prefix + "("):
             return raw.split(" ", 2)[-1]
@@ -71,9 +77,8 @@ def _instructions(binary, symbol, core):
 
 def _callees(binary, insns):
     """Mangled names of the functions insns branch to directly (bl / b to a symbol's start)."""
-    out = subprocess.run([NM, "--defined-only", binary], capture_output=True, text=True, check=True).stdout
     by_address = {}
-    for line in out.splitlines():
+    for line in _nm(binary, False):
         parts = line.split(" ", 2)
         if len(parts) == 3:
             by_address.setdefault(int(parts[0], 16), parts[2])
