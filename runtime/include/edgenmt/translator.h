@@ -47,6 +47,10 @@ struct SessionLimits {
   int32_t max_nbest = 1;      // largest TranslateOptions::nbest (<= max_beam)
   int32_t max_tgt_len = 0;    // output tokens; 0 = the model's decoding max_len
   KernelBackend backend = DefaultKernelBackend();  // kReference to check against the reference
+  // Sources TranslateBatch decodes together (its rows: max_batch * max_beam). 1 sizes the arena
+  // exactly as a session without batching; more adds per-source encoder memory, search state
+  // and source ids (RequiredArenaBytes gives the exact figure).
+  int32_t max_batch = 1;
   // Reserve per-step attention history so TranslateOptions::return_attention may be set
   // (costs max_tgt_len * (max_beam + max_nbest) * max_src_len floats).
   bool attention = false;
@@ -103,6 +107,14 @@ struct ArenaBytes {
 Status RequiredArenaBytes(const Model& model, const SessionLimits& limits, ArenaBytes* out,
                           char* detail = nullptr, size_t detail_size = 0);
 
+// TranslateBatch's report for one source, called once per source as soon as it is done (the
+// order sources finish in, not the input order: `index` says which). status is that source's
+// own (kOk, or a source error such as kSourceTooLong with `detail` saying why); `result` is
+// null unless kOk. `result`, everything it points to and `detail` are valid only during the
+// call. The callback must not call into the same Translator.
+using TranslateBatchCallback = void (*)(void* user, int32_t index, Status status,
+                                        const TranslationResult* result, const char* detail);
+
 class Translator {
  public:
   Translator() = default;
@@ -126,6 +138,19 @@ class Translator {
   // 0 ids: kSourceEmpty; more than max_src_len: kSourceTooLong).
   Status TranslateIds(const int32_t* src_ids, int32_t src_len, const TranslateOptions& options,
                       TranslationResult* result);
+
+  // Translates sources[i] (utf8 bytes, lengths[i] of them) for i < count, up to
+  // SessionLimits::max_batch at a time: the encoder runs them together and every decoder step
+  // advances all live hypotheses of all of them at once; when one finishes, the next waiting
+  // source takes its place (continuous batching). Each source gets exactly the result
+  // Translate would give it (byte for byte in the integer schemes) and is reported through
+  // `callback` (see TranslateBatchCallback); a source that fails (bad UTF-8, empty, too long)
+  // fails alone. Returns kOk when every source was reported; kInvalidArgument (null pointers,
+  // count < 0), kNotInitialized or an options error (as Translate) before any source is run,
+  // and then no callback is made. Never allocates.
+  Status TranslateBatch(const char* const* sources, const size_t* lengths, int32_t count,
+                        const TranslateOptions& options, TranslateBatchCallback callback,
+                        void* user);
 
   // Teacher forcing: scores the target tgt_ids[0, tgt_len) (without <s>/</s>) for the source
   // src_ids[0, src_len). Writes tgt_len + 1 natural-log probabilities to step_log_probs:
