@@ -3,6 +3,8 @@
     import edgenmt
     translator = edgenmt.Translator("build/models/g2p-en.f32.enmt", beam=5)
     translator.translate(["hello", "world"])        # ['HH AH L OW', 'W ER L D']
+    fast = edgenmt.Translator("build/models/g2p-en.int8.enmt", beam=1, batch=32, threads=2)
+    fast.translate(words)                           # same outputs, in input order, much faster
     for hyp in translator.translate_nbest(["hello"], nbest=3, attention=True)[0]:
         hyp.text, hyp.score, hyp.attention          # attention: one row per output step
 
@@ -11,6 +13,7 @@ The runtime is the same library the CLI links (libedgenmt.so), so outputs are th
 """
 import ctypes
 import dataclasses
+import threading
 from typing import List, Optional, Sequence
 
 from . import _capi
@@ -63,10 +66,19 @@ class Translator:
     the model has attention). backend: None (the default: "simd" where the CPU has it, else
     "reference"), "reference", "simd", "auto" or "xnnpack" (each only where the build has it);
     the backend and what it runs on this CPU are in .backend, .backend_variant and repr().
+    batch: sources decoded together per session (enmt_translate_batch; the arena grows with
+    it); every call goes through the batch API, so batch=1 is today's one-at-a-time cost.
+    threads: sessions (each its own arena, all over the one model) that translate contiguous
+    parts of a list in Python threads at once (the C calls release the GIL); results are in
+    input order whatever batch and threads are.
     """
 
     def __init__(self, model_path, beam=5, nbest=1, alpha=None, beta=None, min_len=None,
-                 max_len=None, max_len_ratio=None, attention=None, backend=None):
+                 max_len=None, max_len_ratio=None, attention=None, backend=None, batch=1,
+                 threads=1):
+        for name, value in (("batch", batch), ("threads", threads)):
+            if not isinstance(value, int) or value < 1:
+                raise ValueError(f"{name} must be an integer >= 1, got {value!r}")
         lib = _library()
         with open(model_path, "rb") as f:
             data = f.read()
@@ -104,23 +116,31 @@ class Translator:
         if backend is not None:
             limits.backend = _capi.BACKENDS[backend]  # else enmt_limits_default's choice
         limits.attention = 1 if attention else 0
+        limits.max_batch = batch
         self._attention = bool(attention)
         arena_bytes = ctypes.c_size_t()
         status = lib.enmt_required_arena_bytes(self._model, ctypes.byref(limits),
                                                ctypes.byref(arena_bytes))
         if status != _capi.ENMT_OK:
             raise Error(_status_name(status), "cannot plan a session for these options", model_path)
-        self._arena, arena_address = _capi.aligned_buffer(arena_bytes.value, _capi.ARENA_ALIGNMENT)
-        self._translator = ctypes.c_void_p()
-        status = lib.enmt_translator_init(self._model, arena_address, arena_bytes.value,
-                                          ctypes.byref(limits), ctypes.byref(self._translator))
-        if status != _capi.ENMT_OK:
-            # A failed init leaves the translator object at the arena's start (unless the arena
-            # could not even hold it): its error detail says why.
-            detail = (lib.enmt_translator_error(arena_address).decode()
-                      if status != _capi.ENMT_ARENA_TOO_SMALL else "arena too small")
-            raise Error(_status_name(status), detail, model_path)
-        self.arena_bytes = lib.enmt_translator_arena_bytes_used(self._translator)
+        # One session (arena + translator) per thread, all over the one model.
+        self._arenas, self._translators = [], []
+        for _ in range(threads):
+            arena, arena_address = _capi.aligned_buffer(arena_bytes.value, _capi.ARENA_ALIGNMENT)
+            translator = ctypes.c_void_p()
+            status = lib.enmt_translator_init(self._model, arena_address, arena_bytes.value,
+                                              ctypes.byref(limits), ctypes.byref(translator))
+            if status != _capi.ENMT_OK:
+                # A failed init leaves the translator object at the arena's start (unless the
+                # arena could not even hold it): its error detail says why.
+                detail = (lib.enmt_translator_error(arena_address).decode()
+                          if status != _capi.ENMT_ARENA_TOO_SMALL else "arena too small")
+                raise Error(_status_name(status), detail, model_path)
+            self._arenas.append(arena)
+            self._translators.append(translator)
+        self.arena_bytes = lib.enmt_translator_arena_bytes_used(self._translators[0])
+        self.batch = batch
+        self.threads = threads
         self.backend = lib.enmt_backend_name(limits.backend).decode()
         self.backend_variant = lib.enmt_backend_variant(limits.backend).decode()
         self._path = model_path
@@ -130,51 +150,110 @@ class Translator:
     def __repr__(self):
         return (f"edgenmt.Translator({self._path!r}, beam={self.beam}, nbest={self.nbest}, "
                 f"backend={self.backend!r} ({self.backend_variant}), "
-                f"arena_bytes={self.arena_bytes})")
+                f"batch={self.batch}, threads={self.threads}, arena_bytes={self.arena_bytes})")
 
     def translate(self, sources: Sequence[str], errors="raise") -> List[str]:
-        """The best output of each source. errors="raise" raises Error on a bad source (empty,
-        invalid UTF-8, too long); errors="empty" gives "" for it, like the CLI's empty line."""
+        """The best output of each source, in input order. A bad source (empty, invalid UTF-8,
+        too long) fails alone: errors="raise" raises Error for the first bad one (in input
+        order) after the batch ran; errors="empty" gives "" for it, like the CLI's empty line."""
+        if errors not in ("raise", "empty"):
+            raise ValueError(f'errors must be "raise" or "empty", got {errors!r}')
         outputs = []
-        for source in sources:
-            try:
-                outputs.append(self._run(source, 1, False)[0].text)
-            except Error:
+        for result in self._run_all(sources, 1, False):
+            if isinstance(result, Error):
                 if errors != "empty":
-                    raise
+                    raise result
                 outputs.append("")
+            else:
+                outputs.append(result[0].text)
         return outputs
 
     def translate_nbest(self, sources: Sequence[str], nbest=None, attention=False
                         ) -> List[List[Hypothesis]]:
         """The n-best hypotheses (best first, at most nbest <= the constructor's nbest; default
-        all of them) of each source, with scores and, if asked, attention. Raises Error on a
-        bad source."""
+        all of them) of each source, with scores and, if asked, attention. Raises Error for the
+        first bad source (in input order)."""
         nbest = self.nbest if nbest is None else nbest
         if not 1 <= nbest <= self.nbest:
             raise ValueError(f"nbest must be in [1, {self.nbest}] (the constructor's nbest)")
         if attention and not self._attention:
             raise ValueError("attention needs a model with attention and Translator(attention=True)")
-        return [self._run(source, nbest, attention) for source in sources]
+        results = self._run_all(sources, nbest, attention)
+        for result in results:
+            if isinstance(result, Error):
+                raise result
+        return results
 
-    def _run(self, source, nbest, attention):
+    def _run_all(self, sources, nbest, attention):
+        """Each source's hypotheses (or its Error), in input order: contiguous parts of the list
+        on the sessions, one Python thread per session beyond the first."""
+        sources = list(sources)
+        results = [None] * len(sources)
+        parts = min(self.threads, len(sources))
+        if parts <= 1:
+            self._run_batch(0, sources, 0, results, nbest, attention)
+            return results
+        bounds = [len(sources) * k // parts for k in range(parts + 1)]
+        failures = []
+
+        def work(k):
+            try:
+                self._run_batch(k, sources[bounds[k]:bounds[k + 1]], bounds[k], results, nbest,
+                                attention)
+            except BaseException as e:  # re-raised in the calling thread
+                failures.append(e)
+
+        workers = [threading.Thread(target=work, args=(k,)) for k in range(1, parts)]
+        for w in workers:
+            w.start()
+        work(0)
+        for w in workers:
+            w.join()
+        if failures:
+            raise failures[0]
+        return results
+
+    def _run_batch(self, session, sources, offset, results, nbest, attention):
+        """enmt_translate_batch over sources on session `session`; results[offset + i] gets
+        source i's hypotheses or Error."""
         lib = _library()
-        data = source.encode("utf-8", "surrogateescape")
-        self._options.return_attention = 1 if attention else 0
-        count = ctypes.c_int32()
-        status = lib.enmt_translate(self._translator, data, len(data), ctypes.byref(self._options),
-                                    ctypes.byref(count))
+        data = [source.encode("utf-8", "surrogateescape") for source in sources]
+        count = len(data)
+        pointers = (ctypes.c_char_p * max(count, 1))(*data)
+        lengths = (ctypes.c_size_t * max(count, 1))(*[len(d) for d in data])
+        options = _capi.Options.from_buffer_copy(self._options)
+        options.return_attention = 1 if attention else 0
+        problems = []
+
+        def on_result(_user, index, status, result, detail):
+            # Runs inside the C call: everything `result` points to is valid only until return.
+            try:
+                if status != _capi.ENMT_OK:
+                    results[offset + index] = Error(_status_name(status),
+                                                    (detail or b"").decode("utf-8", "replace"),
+                                                    repr(sources[index]))
+                else:
+                    results[offset + index] = self._hypotheses(result.contents, nbest, attention)
+            except BaseException as e:  # an exception cannot cross the C frames
+                problems.append(e)
+
+        callback = _capi.BATCH_CALLBACK(on_result)
+        status = lib.enmt_translate_batch(self._translators[session], pointers, lengths, count,
+                                          ctypes.byref(options), callback, None)
         if status != _capi.ENMT_OK:
-            raise Error(_status_name(status), lib.enmt_translator_error(self._translator).decode(),
-                        repr(source))
-        ids, src_len, unknown = ctypes.POINTER(ctypes.c_int32)(), ctypes.c_int32(), ctypes.c_int32()
-        lib.enmt_get_source(self._translator, ctypes.byref(ids), ctypes.byref(src_len),
-                            ctypes.byref(unknown))
-        source_tokens = [self._token(0, ids[i]) for i in range(src_len.value)]
+            raise Error(_status_name(status),
+                        lib.enmt_translator_error(self._translators[session]).decode(),
+                        "translate_batch")
+        if problems:
+            raise problems[0]
+
+    def _hypotheses(self, result, nbest, attention):
+        lib = _library()
+        source_tokens = [self._token(0, result.src_ids[i]) for i in range(result.src_len)]
         hypotheses = []
-        for index in range(min(nbest, count.value)):
+        for index in range(min(nbest, result.num_hypotheses)):
             h = _capi.HypothesisStruct()
-            lib.enmt_get_hypothesis(self._translator, index, ctypes.byref(h))
+            lib.enmt_batch_get_hypothesis(ctypes.byref(result), index, ctypes.byref(h))
             rows = None
             if attention and h.attention:
                 rows = [h.attention[t * h.src_len:(t + 1) * h.src_len]

@@ -15,7 +15,8 @@ ARENA_ALIGNMENT = 16
 class Limits(ctypes.Structure):
     _fields_ = [("max_src_len", ctypes.c_int32), ("max_beam", ctypes.c_int32),
                 ("max_nbest", ctypes.c_int32), ("max_tgt_len", ctypes.c_int32),
-                ("backend", ctypes.c_int32), ("attention", ctypes.c_int32)]
+                ("backend", ctypes.c_int32), ("attention", ctypes.c_int32),
+                ("max_batch", ctypes.c_int32)]
 
 
 class Options(ctypes.Structure):
@@ -30,6 +31,17 @@ class HypothesisStruct(ctypes.Structure):
                 ("score", ctypes.c_float), ("log_prob", ctypes.c_float),
                 ("ended_with_eos", ctypes.c_int32), ("attention", ctypes.POINTER(ctypes.c_float)),
                 ("attention_steps", ctypes.c_int32), ("src_len", ctypes.c_int32)]
+
+
+class BatchResult(ctypes.Structure):
+    _fields_ = [("num_hypotheses", ctypes.c_int32), ("src_ids", ctypes.POINTER(ctypes.c_int32)),
+                ("src_len", ctypes.c_int32), ("src_unknown", ctypes.c_int32),
+                ("steps", ctypes.c_int32), ("internal", ctypes.c_void_p)]
+
+
+# void (*)(void* user, int32_t index, enmt_status status, const enmt_batch_result*, const char*)
+BATCH_CALLBACK = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_int32, ctypes.c_int32,
+                                  ctypes.POINTER(BatchResult), ctypes.c_char_p)
 
 
 def _library_path():
@@ -72,6 +84,11 @@ def load():
         "enmt_model_token": (i32, [P, i32, i32, ctypes.POINTER(ctypes.c_char_p),
                                    ctypes.POINTER(size_t)]),
         "enmt_model_has_attention": (i32, [P]),
+        "enmt_translate_batch": (i32, [P, ctypes.POINTER(ctypes.c_char_p),
+                                       ctypes.POINTER(size_t), i32, ctypes.POINTER(Options),
+                                       BATCH_CALLBACK, P]),
+        "enmt_batch_get_hypothesis": (i32, [ctypes.POINTER(BatchResult), i32,
+                                            ctypes.POINTER(HypothesisStruct)]),
         "enmt_default_backend": (i32, []),
         "enmt_backend_name": (ctypes.c_char_p, [i32]),
         "enmt_backend_variant": (ctypes.c_char_p, [i32]),

@@ -43,8 +43,10 @@ edgenmt::SessionLimits ToLimits(const enmt_limits& in) {
   limits.max_tgt_len = in.max_tgt_len;
   limits.backend = static_cast<edgenmt::KernelBackend>(in.backend);
   limits.attention = in.attention != 0;
+  limits.max_batch = in.max_batch;
   return limits;
 }
+static_assert(sizeof(enmt_limits) == 7 * 4, "a new enmt_limits field needs ToLimits");
 
 // The one conversion between the C struct (kept for the ABI) and edgenmt::DecodingOptions,
 // used in both directions so a field is listed once.
@@ -62,6 +64,46 @@ To CopyOptionFields(const From& in) {
   return out;
 }
 static_assert(sizeof(enmt_options) == 8 * 4, "a new enmt_options field needs CopyOptionFields");
+
+void CopyHypothesis(const edgenmt::TranslationResult& result, int32_t index,
+                    enmt_hypothesis* out) {
+  const edgenmt::Hypothesis& h = result.hypotheses[index];
+  out->ids = h.ids;
+  out->length = h.length;
+  out->text = h.text;
+  out->text_length = h.text_length;
+  out->score = h.score;
+  out->log_prob = h.log_prob;
+  out->ended_with_eos = h.ended_with_eos ? 1 : 0;
+  out->attention = h.attention;
+  out->attention_steps = h.attention_steps;
+  out->src_len = result.src_len;
+}
+
+// enmt_translate_batch's bridge from the C++ callback to the C one.
+struct BatchBridge {
+  enmt_batch_callback callback;
+  void* user;
+};
+
+void BatchTrampoline(void* user, int32_t index, edgenmt::Status status,
+                     const edgenmt::TranslationResult* result, const char* detail) {
+  const BatchBridge* bridge = static_cast<const BatchBridge*>(user);
+  if (result == nullptr) {
+    bridge->callback(bridge->user, index, static_cast<enmt_status>(status), nullptr,
+                     detail == nullptr ? "" : detail);
+    return;
+  }
+  enmt_batch_result view;
+  view.num_hypotheses = result->num_hypotheses;
+  view.src_ids = result->src_ids;
+  view.src_len = result->src_len;
+  view.src_unknown = result->src_unknown;
+  view.steps = result->steps;
+  view.internal = result;
+  bridge->callback(bridge->user, index, static_cast<enmt_status>(status), &view,
+                   detail == nullptr ? "" : detail);
+}
 
 bool ValidBackend(int32_t backend) { return backend >= 0 && backend <= ENMT_BACKEND_AUTO; }
 
@@ -96,6 +138,7 @@ void enmt_limits_default(const enmt_model* model, enmt_limits* out) {
   memset(out, 0, sizeof *out);
   out->max_beam = 1;
   out->max_nbest = 1;
+  out->max_batch = 1;
   out->backend = enmt_default_backend();
   if (model == nullptr || !model->model.loaded()) return;
   const edgenmt::DecodingOptions& d = model->model.decoding_defaults();
@@ -196,17 +239,36 @@ enmt_status enmt_get_hypothesis(const enmt_translator* translator, int32_t index
   if (translator == nullptr || out == nullptr) return ENMT_INVALID_ARGUMENT;
   if (!translator->has_result) return ENMT_NOT_INITIALIZED;
   if (index < 0 || index >= translator->result.num_hypotheses) return ENMT_INVALID_ARGUMENT;
-  const edgenmt::Hypothesis& h = translator->result.hypotheses[index];
-  out->ids = h.ids;
-  out->length = h.length;
-  out->text = h.text;
-  out->text_length = h.text_length;
-  out->score = h.score;
-  out->log_prob = h.log_prob;
-  out->ended_with_eos = h.ended_with_eos ? 1 : 0;
-  out->attention = h.attention;
-  out->attention_steps = h.attention_steps;
-  out->src_len = translator->result.src_len;
+  CopyHypothesis(translator->result, index, out);
+  return ENMT_OK;
+}
+
+enmt_status enmt_translate_batch(enmt_translator* translator, const char* const* sources,
+                                 const size_t* lengths, int32_t count, const enmt_options* options,
+                                 enmt_batch_callback callback, void* user) {
+  if (translator == nullptr || options == nullptr || callback == nullptr || count < 0 ||
+      (count > 0 && (sources == nullptr || lengths == nullptr))) {
+    return ENMT_INVALID_ARGUMENT;
+  }
+  for (int32_t i = 0; i < count; ++i) {
+    if (sources[i] == nullptr) return ENMT_INVALID_ARGUMENT;
+  }
+  translator->has_result = false;  // the batch reuses the result buffers
+  if (count == 0) return ENMT_OK;
+  BatchBridge bridge{callback, user};
+  return static_cast<enmt_status>(translator->translator.TranslateBatch(
+      sources, lengths, count, CopyOptionFields<edgenmt::DecodingOptions>(*options),
+      &BatchTrampoline, &bridge));
+}
+
+enmt_status enmt_batch_get_hypothesis(const enmt_batch_result* result, int32_t index,
+                                      enmt_hypothesis* out) {
+  if (result == nullptr || out == nullptr || result->internal == nullptr) {
+    return ENMT_INVALID_ARGUMENT;
+  }
+  const auto& cpp = *static_cast<const edgenmt::TranslationResult*>(result->internal);
+  if (index < 0 || index >= cpp.num_hypotheses) return ENMT_INVALID_ARGUMENT;
+  CopyHypothesis(cpp, index, out);
   return ENMT_OK;
 }
 

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "batch_runner.h"
 #include "command_line.h"
 #include "commands.h"
 #include "decode_flags.h"
@@ -16,9 +17,8 @@
 namespace edgenmt::cli {
 namespace {
 
-std::vector<std::string> HypothesisTokens(const TranslationResult& result) {
-  const Hypothesis& best = result.hypotheses[0];
-  return SplitOnSpaces(std::string(best.text, best.text_length));
+std::vector<std::string> HypothesisTokens(const OwnedResult& result) {
+  return SplitOnSpaces(result.hypotheses[0].text);
 }
 
 }  // namespace
@@ -32,6 +32,7 @@ int RunEval(int argc, char** argv) {
   args.AddOption("--limit", "score only the first N words");
   args.AddOption("--outputs", "write word<TAB>output<TAB>score per word to FILE (golden format: "
                               "converter/reference/golden_outputs.py)");
+  AddThroughputOptions(&args);
   std::string error;
   const CommandLine::Outcome parsed = args.Parse(argc, argv, &error);
   if (parsed == CommandLine::Outcome::kHelp) {
@@ -56,9 +57,10 @@ int RunEval(int argc, char** argv) {
   decode.max_len = 64;
   decode.max_len_ratio = 0.0f;
   KernelBackend backend = DefaultKernelBackend();
-  int limit = 0;
+  int limit = 0, batch = 1, threads = 1;
   if (!ReadDecodeFlags(args, &decode, &backend, &error) ||
-      !args.GetInt("--limit", 1, 1 << 30, &limit, &error)) {
+      !args.GetInt("--limit", 1, 1 << 30, &limit, &error) ||
+      !ReadThroughputFlags(args, &batch, &threads, &error)) {
     std::fprintf(stderr, "edgenmt eval: error: %s\n", error.c_str());
     return kExitUsage;
   }
@@ -74,17 +76,18 @@ int RunEval(int argc, char** argv) {
   // One more target token than max_len so ScoreIds can also score a forced-end output.
   SessionLimits limits = LimitsFor(model.model(), decode, backend, false);
   limits.max_tgt_len = decode.max_len + 1;
-  Session session;
-  if (!session.Init(model, limits)) return kExitRuntime;
+  BatchRunner runner;
+  if (!runner.Init(model, limits, batch, threads)) return kExitRuntime;
+  Session& session = runner.session();
 
   const bool compare = args.Has("--reference");
   LoadedModel reference_model;
-  Session reference_session;
+  BatchRunner reference_runner;
   if (compare) {
     if (!reference_model.Load(args.Get("--reference"))) return kExitModel;
     SessionLimits reference_limits = LimitsFor(reference_model.model(), decode, backend, false);
     reference_limits.max_tgt_len = decode.max_len + 1;
-    if (!reference_session.Init(reference_model, reference_limits)) {
+    if (!reference_runner.Init(reference_model, reference_limits, batch, threads)) {
       return kExitRuntime;
     }
   }
@@ -104,45 +107,49 @@ int RunEval(int argc, char** argv) {
   int64_t scored_steps = 0;
   std::vector<float> step_lp(static_cast<size_t>(decode.max_len) + 1);
   std::vector<float> ref_step_lp(static_cast<size_t>(decode.max_len) + 1);
-  double seconds = 0.0;
-  for (const EvalItem& item : items) {
-    TranslationResult result;
-    const auto start = std::chrono::steady_clock::now();
-    const Status status =
-        session.translator().Translate(item.source.data(), item.source.size(), decode, &result);
-    seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  // Every word is translated first (batches on the sessions' threads; the timed part), then
+  // scored in file order.
+  std::vector<std::string> sources;
+  sources.reserve(items.size());
+  for (const EvalItem& item : items) sources.push_back(item.source);
+  std::vector<OwnedResult> results, ref_results;
+  const double seconds = runner.Run(sources, decode, &results);
+  if (compare) reference_runner.Run(sources, decode, &ref_results);
+  for (size_t i = 0; i < items.size(); ++i) {
+    const EvalItem& item = items[i];
+    const OwnedResult& result = results[i];
+    const Status status = result.status;
     std::vector<std::string> hypothesis;
     if (status != Status::kOk) {
       // Scored as an empty output (every phoneme wrong), like a failed translation would be.
       ++failed;
       std::fprintf(stderr, "edgenmt eval: error: '%s': %s: %s\n", item.source.c_str(),
-                   StatusName(status), session.translator().error_detail());
+                   StatusName(status), result.detail.c_str());
     } else {
       hypothesis = HypothesisTokens(result);
     }
     if (outputs != nullptr) {
-      const Hypothesis* best = status == Status::kOk ? &result.hypotheses[0] : nullptr;
-      std::fprintf(outputs, "%s\t%.*s\t%.6f\n", item.source.c_str(),
-                   best ? static_cast<int>(best->text_length) : 0, best ? best->text : "",
+      const OwnedHypothesis* best = status == Status::kOk ? &result.hypotheses[0] : nullptr;
+      std::fprintf(outputs, "%s\t%s\t%.6f\n", item.source.c_str(), best ? best->text.c_str() : "",
                    best ? static_cast<double>(best->score) : -INFINITY);
     }
     scores.Add(hypothesis, item.references);
     if (compare) {
-      TranslationResult ref_result;
-      const Status ref_status = reference_session.translator().Translate(
-          item.source.data(), item.source.size(), decode, &ref_result);
-      if (ref_status == Status::kOk) {
+      const OwnedResult& ref_result = ref_results[i];
+      if (ref_result.status == Status::kOk) {
         std::vector<std::string> ref_hypothesis = HypothesisTokens(ref_result);
         reference_scores.Add(ref_hypothesis, item.references);
         ++compared;
         if (status == Status::kOk && ref_hypothesis == hypothesis) ++identical;
-        const Hypothesis& ref_best = ref_result.hypotheses[0];
-        if (reference_session.translator().ScoreIds(ref_result.src_ids, ref_result.src_len,
-                                                    ref_best.ids, ref_best.length,
-                                                    ref_step_lp.data()) == Status::kOk &&
-            session.translator().ScoreIds(ref_result.src_ids, ref_result.src_len, ref_best.ids,
-                                          ref_best.length, step_lp.data()) == Status::kOk) {
-          for (int32_t t = 0; t <= ref_best.length; ++t) {
+        const OwnedHypothesis& ref_best = ref_result.hypotheses[0];
+        const int32_t src_len = static_cast<int32_t>(ref_result.src_ids.size());
+        const int32_t length = static_cast<int32_t>(ref_best.ids.size());
+        if (reference_runner.session().translator().ScoreIds(
+                ref_result.src_ids.data(), src_len, ref_best.ids.data(), length,
+                ref_step_lp.data()) == Status::kOk &&
+            session.translator().ScoreIds(ref_result.src_ids.data(), src_len, ref_best.ids.data(),
+                                          length, step_lp.data()) == Status::kOk) {
+          for (int32_t t = 0; t <= length; ++t) {
             const double e = std::fabs(static_cast<double>(step_lp[t]) - ref_step_lp[t]);
             abs_log_prob_error += e;
             max_abs_log_prob_error = std::max(max_abs_log_prob_error, e);
@@ -158,9 +165,11 @@ int RunEval(int argc, char** argv) {
   }
   const double words_per_second = seconds > 0 ? static_cast<double>(items.size()) / seconds : 0.0;
   std::fprintf(stderr,
-               "edgenmt eval: %zu words, %lld failed, %.1f words/s (beam %d, backend %s (%s), "
-               "arena %zu bytes = persistent %zu + scratch %zu, model %zu bytes)\n",
-               items.size(), static_cast<long long>(failed), words_per_second, decode.beam,
+               "edgenmt eval: %zu words, %lld failed, %.1f words/s (beam %d, batch %d, threads %d, "
+               "backend %s (%s), arena %zu bytes = persistent %zu + scratch %zu, model %zu "
+               "bytes)\n",
+               items.size(), static_cast<long long>(failed), words_per_second, decode.beam, batch,
+               threads,
                KernelBackendName(backend), KernelBackendVariant(backend), session.arena_bytes(),
                session.translator().arena_persistent_bytes(),
                session.translator().arena_scratch_bytes(), model.model().buffer_size());

@@ -6,7 +6,9 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
+#include "batch_runner.h"
 #include "commands.h"
 #include "decode_flags.h"
 #include "command_line.h"
@@ -23,22 +25,22 @@ using AlignmentJson = nlohmann::basic_json<nlohmann::ordered_map, std::vector, s
 
 // One source line's alignments: the attention matrices of its hypotheses.
 AlignmentJson Alignment(int64_t line_number, const std::string& source, const Model& model,
-                        const TranslationResult& result) {
+                        const OwnedResult& result) {
   AlignmentJson tokens = AlignmentJson::array();
-  for (int32_t i = 0; i < result.src_len; ++i) {
-    const TokenView token = model.src_vocab().Token(result.src_ids[i]);
+  for (const int32_t id : result.src_ids) {
+    const TokenView token = model.src_vocab().Token(id);
     tokens.push_back(std::string(token.data, token.size));
   }
+  const size_t src_len = result.src_ids.size();
   AlignmentJson hypotheses = AlignmentJson::array();
-  for (int32_t h = 0; h < result.num_hypotheses; ++h) {
-    const Hypothesis& hyp = result.hypotheses[h];
+  for (const OwnedHypothesis& hyp : result.hypotheses) {
     AlignmentJson attention = AlignmentJson::array();
-    for (int32_t t = 0; hyp.attention != nullptr && t < hyp.attention_steps; ++t) {
-      const float* row = hyp.attention + static_cast<size_t>(t) * result.src_len;
-      attention.push_back(std::vector<float>(row, row + result.src_len));
+    for (int32_t t = 0; t < hyp.attention_steps; ++t) {
+      const float* row = hyp.attention.data() + static_cast<size_t>(t) * src_len;
+      attention.push_back(std::vector<float>(row, row + src_len));
     }
     AlignmentJson entry;
-    entry["output"] = std::string(hyp.text, hyp.text_length);
+    entry["output"] = hyp.text;
     entry["score"] = hyp.score;
     entry["attention"] = std::move(attention);
     hypotheses.push_back(std::move(entry));
@@ -60,6 +62,7 @@ int RunTranslate(int argc, char** argv) {
   args.AddOption("--alignments", "write each hypothesis' attention to this JSON file");
   args.AddFlag("--timing", "print ms per line, beam, arena and backend on stderr");
   args.AddFlag("--profile", "print time per stage, kernel backends and arena on stderr");
+  AddThroughputOptions(&args);
   std::string error;
   const CommandLine::Outcome parsed = args.Parse(argc, argv, &error);
   if (parsed == CommandLine::Outcome::kHelp) {
@@ -76,8 +79,16 @@ int RunTranslate(int argc, char** argv) {
 
   TranslateOptions decode = TranslateOptions::FromModel(model.model());
   KernelBackend backend = DefaultKernelBackend();
-  if (!ReadDecodeFlags(args, &decode, &backend, &error)) {
+  int batch = 1, threads = 1;
+  if (!ReadDecodeFlags(args, &decode, &backend, &error) ||
+      !ReadThroughputFlags(args, &batch, &threads, &error)) {
     std::fprintf(stderr, "edgenmt translate: error: %s\n", error.c_str());
+    return kExitUsage;
+  }
+  if (args.Has("--profile") && threads > 1) {
+    // The profiler hook is one per process (edgenmt/profiler.h): stages of several threads
+    // would be charged to each other.
+    std::fprintf(stderr, "edgenmt translate: error: --profile needs --threads 1\n");
     return kExitUsage;
   }
   const bool want_alignments = args.Has("--alignments");
@@ -87,10 +98,12 @@ int RunTranslate(int argc, char** argv) {
   }
   decode.return_attention = want_alignments;
 
-  Session session;
-  if (!session.Init(model, LimitsFor(model.model(), decode, backend, want_alignments))) {
+  BatchRunner runner;
+  if (!runner.Init(model, LimitsFor(model.model(), decode, backend, want_alignments), batch,
+                   threads)) {
     return kExitRuntime;
   }
+  Session& session = runner.session();
 
   std::ofstream alignment_file;
   AlignmentJson alignments = AlignmentJson::array();
@@ -107,47 +120,57 @@ int RunTranslate(int argc, char** argv) {
   if (args.Has("--profile")) profile = std::make_unique<StageProfile>();
   int64_t line_number = 0, failed = 0, translated = 0;
   double seconds = 0.0;
+  // Lines are read in chunks, translated, then printed in input order. One session without
+  // batching reads one line at a time (interactive use answers each line at once); otherwise
+  // a chunk holds 8 batches per thread, so continuous batching keeps every batch full.
+  const size_t chunk = batch == 1 && threads == 1 ? 1 : static_cast<size_t>(batch) * threads * 8;
+  std::vector<std::string> lines;
+  std::vector<OwnedResult> results;
   std::string line;
-  while (std::getline(std::cin, line)) {
-    ++line_number;
-    if (!line.empty() && line.back() == '\r') line.pop_back();
-    TranslationResult result;
-    const auto start = std::chrono::steady_clock::now();
-    const Status status =
-        session.translator().Translate(line.data(), line.size(), decode, &result);
-    const double line_seconds =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    seconds += line_seconds;
-    if (profile) profile->AddTranslation(line_seconds);
-    if (status != Status::kOk) {
-      ++failed;
-      std::fprintf(stderr, "edgenmt translate: error: stdin:%lld: %s: %s\n",
-                   static_cast<long long>(line_number), StatusName(status),
-                   session.translator().error_detail());
-      // Keep outputs aligned with inputs: one empty line (N with --nbest) per failed source.
-      for (int32_t k = 0; k < (decode.nbest > 1 ? decode.nbest : 1); ++k) std::fputc('\n', stdout);
-      continue;
+  for (bool more = true; more;) {
+    lines.clear();
+    while (lines.size() < chunk && (more = static_cast<bool>(std::getline(std::cin, line)))) {
+      if (!line.empty() && line.back() == '\r') line.pop_back();
+      lines.push_back(line);
     }
-    ++translated;
-    if (result.src_unknown > 0) {
-      std::fprintf(stderr, "edgenmt translate: warning: stdin:%lld: %d unknown source token(s) "
-                   "mapped to <unk>\n", static_cast<long long>(line_number), result.src_unknown);
-    }
-    if (decode.nbest > 1) {
-      for (int32_t h = 0; h < decode.nbest; ++h) {
-        if (h < result.num_hypotheses) {
-          const Hypothesis& hyp = result.hypotheses[h];
-          std::printf("%s\t%d\t%.6f\t%.*s\n", line.c_str(), h + 1, hyp.score,
-                      static_cast<int>(hyp.text_length), hyp.text);
-        } else {
-          std::printf("%s\t%d\t\t\n", line.c_str(), h + 1);  // fewer finished than asked
-        }
+    if (lines.empty()) break;
+    const double chunk_seconds = runner.Run(lines, decode, &results);
+    seconds += chunk_seconds;
+    if (profile) profile->AddTranslations(chunk_seconds, static_cast<int64_t>(lines.size()));
+    for (size_t i = 0; i < lines.size(); ++i) {
+      ++line_number;
+      const std::string& source = lines[i];
+      const OwnedResult& result = results[i];
+      if (result.status != Status::kOk) {
+        ++failed;
+        std::fprintf(stderr, "edgenmt translate: error: stdin:%lld: %s: %s\n",
+                     static_cast<long long>(line_number), StatusName(result.status),
+                     result.detail.c_str());
+        // Keep outputs aligned with inputs: one empty line (N with --nbest) per failed source.
+        for (int32_t k = 0; k < (decode.nbest > 1 ? decode.nbest : 1); ++k) std::fputc('\n', stdout);
+        continue;
       }
-    } else {
-      const Hypothesis& best = result.hypotheses[0];
-      std::printf("%.*s\n", static_cast<int>(best.text_length), best.text);
+      ++translated;
+      if (result.src_unknown > 0) {
+        std::fprintf(stderr, "edgenmt translate: warning: stdin:%lld: %d unknown source token(s) "
+                     "mapped to <unk>\n", static_cast<long long>(line_number), result.src_unknown);
+      }
+      if (decode.nbest > 1) {
+        for (int32_t h = 0; h < decode.nbest; ++h) {
+          if (static_cast<size_t>(h) < result.hypotheses.size()) {
+            const OwnedHypothesis& hyp = result.hypotheses[static_cast<size_t>(h)];
+            std::printf("%s\t%d\t%.6f\t%s\n", source.c_str(), h + 1, hyp.score, hyp.text.c_str());
+          } else {
+            std::printf("%s\t%d\t\t\n", source.c_str(), h + 1);  // fewer finished than asked
+          }
+        }
+      } else {
+        std::printf("%s\n", result.hypotheses[0].text.c_str());
+      }
+      if (want_alignments) {
+        alignments.push_back(Alignment(line_number, source, model.model(), result));
+      }
     }
-    if (want_alignments) alignments.push_back(Alignment(line_number, line, model.model(), result));
   }
   std::fflush(stdout);
   if (want_alignments) {
@@ -162,10 +185,10 @@ int RunTranslate(int argc, char** argv) {
   if (args.Has("--timing")) {
     std::fprintf(stderr,
                  "edgenmt translate: %lld line(s) translated, %lld failed, %.3f ms per line "
-                 "(beam %d, arena %zu bytes, backend %s (%s))\n",
+                 "(beam %d, batch %d, threads %d, arena %zu bytes, backend %s (%s))\n",
                  static_cast<long long>(translated), static_cast<long long>(failed),
                  translated > 0 ? 1e3 * seconds / static_cast<double>(translated) : 0.0,
-                 decode.beam, session.arena_bytes(), KernelBackendName(backend),
+                 decode.beam, batch, threads, session.arena_bytes(), KernelBackendName(backend),
                  KernelBackendVariant(backend));
   }
   if (profile) {

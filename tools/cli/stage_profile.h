@@ -25,6 +25,11 @@ class StageProfile {
 
   // Adds one Translate call's wall time (stages are accumulated by the hook).
   void AddTranslation(double seconds) { translate_seconds_ += seconds; ++translations_; }
+  // Adds `count` lines translated together (one batch call) in `seconds`.
+  void AddTranslations(double seconds, int64_t count) {
+    translate_seconds_ += seconds;
+    translations_ += count;
+  }
 
   // The table: per stage calls, ms, ms per line and share; the backend of each kernel
   // operation; the arena.

@@ -7,7 +7,7 @@
  *   - one arena per translator (enmt_required_arena_bytes(); 16-byte aligned) which also holds
  *     the translator object itself.
  * Results (hypotheses, texts, attention) live in the translator's arena until its next
- * enmt_translate call. A translator is not thread-safe; separate translators may share a model.
+ * enmt_translate / enmt_translate_batch call (batch results: only during their callback). A translator is not thread-safe; separate translators may share a model.
  *
  * Errors: every function returns an enmt_status (ENMT_OK = 0); enmt_*_error() gives a short
  * detail. Status values equal edgenmt::Status (edgenmt/status.h). Units: token counts, natural
@@ -80,6 +80,8 @@ typedef struct enmt_limits {
   int32_t max_tgt_len; /* output tokens; 0 = the model's default max_len */
   int32_t backend;     /* ENMT_BACKEND_*; enmt_limits_default: enmt_default_backend() */
   int32_t attention;   /* nonzero: keep per-step attention so options may return it */
+  int32_t max_batch;   /* sources enmt_translate_batch decodes together, >= 1; 1 (the default)
+                          sizes the arena exactly as without batching */
 } enmt_limits;
 
 typedef struct enmt_options {
@@ -142,6 +144,56 @@ enmt_status enmt_get_hypothesis(const enmt_translator* translator, int32_t index
  * until the next enmt_translate) and how many tokens were mapped to <unk>. */
 enmt_status enmt_get_source(const enmt_translator* translator, const int32_t** out_ids,
                             int32_t* out_len, int32_t* out_unknown);
+/* ---- Batches (edgenmt::Translator::TranslateBatch) ------------------------------------------
+ * enmt_translate_batch translates sources[i] (lengths[i] UTF-8 bytes) for i < count, up to
+ * limits.max_batch at a time (continuous batching: a finished source's place goes to the next
+ * waiting one). Each source gets exactly the result enmt_translate would give it and is
+ * reported once through `callback`, in the order sources finish (not the input order: `index`
+ * says which). `status` is that source's own (ENMT_OK, or a source error such as
+ * ENMT_SOURCE_TOO_LONG, `detail` saying why); a bad source fails alone. `result` is NULL
+ * unless ENMT_OK.
+ *
+ * Lifetime: `result`, everything read through it (hypotheses, texts, ids, attention) and
+ * `detail` are valid only during the callback: copy what you keep. The callback must not call
+ * enmt_translate* on the same translator (other translators are fine). After the call,
+ * enmt_get_hypothesis / enmt_get_source have no result (ENMT_NOT_INITIALIZED) until the next
+ * enmt_translate. The sources and lengths arrays are only read, during the call.
+ *
+ * Returns ENMT_OK once every source was reported; ENMT_INVALID_ARGUMENT (null pointers, a
+ * null sources[i] (an empty source is "" with length 0), count < 0), ENMT_NOT_INITIALIZED or an options error
+ * (as enmt_translate) before any source runs, and then no callback is made. count == 0 is
+ * ENMT_OK without callbacks. Never allocates.
+ *
+ *   static void on_result(void* user, int32_t index, enmt_status status,
+ *                         const enmt_batch_result* result, const char* detail) {
+ *     enmt_hypothesis h;
+ *     if (status == ENMT_OK && enmt_batch_get_hypothesis(result, 0, &h) == ENMT_OK)
+ *       store(user, index, h.text, h.text_length);           // copy: h lives only until return
+ *     else
+ *       store_error(user, index, enmt_status_name(status), detail);
+ *   }
+ *   const char* words[] = {"hello", "world"};  size_t lens[] = {5, 5};
+ *   enmt_translate_batch(tr, words, lens, 2, &opt, on_result, my_state);
+ */
+typedef struct enmt_batch_result {
+  int32_t num_hypotheses;  /* >= 1; enmt_batch_get_hypothesis(result, 0 .. num_hypotheses-1) */
+  const int32_t* src_ids;  /* [src_len] the source as tokenized */
+  int32_t src_len;
+  int32_t src_unknown;     /* source tokens mapped to <unk> */
+  int32_t steps;           /* decoder steps run */
+  const void* internal;    /* the runtime's result; read it only through the accessors */
+} enmt_batch_result;
+
+typedef void (*enmt_batch_callback)(void* user, int32_t index, enmt_status status,
+                                    const enmt_batch_result* result, const char* detail);
+
+enmt_status enmt_translate_batch(enmt_translator* translator, const char* const* sources,
+                                 const size_t* lengths, int32_t count, const enmt_options* options,
+                                 enmt_batch_callback callback, void* user);
+/* The index-th hypothesis (0 = best) of a batch result; only inside the callback. */
+enmt_status enmt_batch_get_hypothesis(const enmt_batch_result* result, int32_t index,
+                                      enmt_hypothesis* out);
+
 /* Token `id` of the source (side 0) or target (side 1) vocabulary: *out_text[0, *out_len), not
  * NUL-terminated, inside the model buffer. */
 enmt_status enmt_model_token(const enmt_model* model, int32_t side, int32_t id,
