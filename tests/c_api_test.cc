@@ -144,5 +144,111 @@ TEST_F(CApiTest, ErrorsAreStatusesNotCrashes) {
   EXPECT_STRNE(enmt_model_error(broken), "");
 }
 
+// enmt_translate_batch's callback: copies what it is given (valid only during the call).
+struct BatchOutcome {
+  int calls = 0;
+  enmt_status status = -1;
+  std::string detail;
+  std::vector<std::string> texts;
+  std::vector<float> scores;
+  int32_t src_len = 0;
+};
+
+void CollectBatchResult(void* user, int32_t index, enmt_status status,
+                        const enmt_batch_result* result, const char* detail) {
+  BatchOutcome& out = (*static_cast<std::vector<BatchOutcome>*>(user))[static_cast<size_t>(index)];
+  ++out.calls;
+  out.status = status;
+  out.detail = detail == nullptr ? "(null)" : detail;
+  if (status != ENMT_OK) {
+    EXPECT_EQ(result, nullptr);
+    return;
+  }
+  out.src_len = result->src_len;
+  for (int32_t i = 0; i < result->num_hypotheses; ++i) {
+    enmt_hypothesis h;
+    EXPECT_EQ(enmt_batch_get_hypothesis(result, i, &h), ENMT_OK);
+    out.texts.emplace_back(h.text, h.text_length);
+    out.scores.push_back(h.score);
+  }
+  enmt_hypothesis h;
+  EXPECT_EQ(enmt_batch_get_hypothesis(result, result->num_hypotheses, &h), ENMT_INVALID_ARGUMENT);
+}
+
+TEST_F(CApiTest, TranslateBatchGivesEachSourceItsOwnResult) {
+  enmt_limits limits;
+  enmt_limits_default(model_, &limits);
+  EXPECT_EQ(limits.max_batch, 1);
+  limits.max_beam = 5;
+  limits.max_nbest = 3;
+  limits.max_batch = 3;
+  size_t bytes = 0;
+  ASSERT_EQ(enmt_required_arena_bytes(model_, &limits, &bytes), ENMT_OK);
+  testing::AlignedArena arena(bytes);
+  enmt_translator* tr = nullptr;
+  ASSERT_EQ(enmt_translator_init(model_, arena.data(), bytes, &limits, &tr), ENMT_OK);
+  enmt_options opt;
+  enmt_options_default(model_, &opt);
+  opt.beam = 5;
+  opt.nbest = 3;
+
+  const std::string long_word(200, 'a');
+  const std::vector<std::string> words = {"phoneme", "edge", "", "hello", long_word,
+                                          "\xff\xfe", "a", "translation", "cat"};
+  std::vector<const char*> sources;
+  std::vector<size_t> lengths;
+  for (const std::string& w : words) {
+    sources.push_back(w.data());
+    lengths.push_back(w.size());
+  }
+  std::vector<BatchOutcome> got(words.size());
+  ASSERT_EQ(enmt_translate_batch(tr, sources.data(), lengths.data(),
+                                 static_cast<int32_t>(words.size()), &opt, &CollectBatchResult, &got),
+            ENMT_OK)
+      << enmt_translator_error(tr);
+  enmt_hypothesis h;
+  EXPECT_EQ(enmt_get_hypothesis(tr, 0, &h), ENMT_NOT_INITIALIZED);  // batches keep no result
+
+  // Each source as enmt_translate gives it, one at a time, on the same translator.
+  for (size_t i = 0; i < words.size(); ++i) {
+    SCOPED_TRACE(words[i]);
+    EXPECT_EQ(got[i].calls, 1);
+    int32_t n = 0;
+    const enmt_status status = enmt_translate(tr, words[i].data(), words[i].size(), &opt, &n);
+    ASSERT_EQ(got[i].status, status);
+    if (status != ENMT_OK) {
+      EXPECT_EQ(got[i].detail, enmt_translator_error(tr));
+      continue;
+    }
+    ASSERT_EQ(static_cast<int32_t>(got[i].texts.size()), n);
+    for (int32_t k = 0; k < n; ++k) {
+      ASSERT_EQ(enmt_get_hypothesis(tr, k, &h), ENMT_OK);
+      EXPECT_EQ(got[i].texts[static_cast<size_t>(k)], std::string(h.text, h.text_length));
+      EXPECT_NEAR(got[i].scores[static_cast<size_t>(k)], h.score, 1e-4);
+      EXPECT_EQ(got[i].src_len, h.src_len);
+    }
+  }
+  EXPECT_EQ(got[2].status, ENMT_SOURCE_EMPTY);
+  EXPECT_EQ(got[4].status, ENMT_SOURCE_TOO_LONG);
+  EXPECT_EQ(got[5].status, ENMT_SOURCE_INVALID_UTF8);
+
+  // Call errors: no callback at all.
+  std::vector<BatchOutcome> none(words.size());
+  EXPECT_EQ(enmt_translate_batch(tr, sources.data(), lengths.data(), -1, &opt,
+                                 &CollectBatchResult, &none), ENMT_INVALID_ARGUMENT);
+  EXPECT_EQ(enmt_translate_batch(tr, nullptr, lengths.data(), 2, &opt, &CollectBatchResult, &none),
+            ENMT_INVALID_ARGUMENT);
+  EXPECT_EQ(enmt_translate_batch(tr, sources.data(), lengths.data(), 2, &opt, nullptr, &none),
+            ENMT_INVALID_ARGUMENT);
+  const char* with_null[] = {"abc", nullptr};
+  EXPECT_EQ(enmt_translate_batch(tr, with_null, lengths.data(), 2, &opt, &CollectBatchResult,
+                                 &none), ENMT_INVALID_ARGUMENT);
+  opt.beam = 64;
+  EXPECT_EQ(enmt_translate_batch(tr, sources.data(), lengths.data(), 2, &opt, &CollectBatchResult,
+                                 &none), ENMT_LIMIT_EXCEEDED);
+  for (const BatchOutcome& o : none) EXPECT_EQ(o.calls, 0);
+  EXPECT_EQ(enmt_batch_get_hypothesis(nullptr, 0, &h), ENMT_INVALID_ARGUMENT);
+}
+
 }  // namespace
 }  // namespace edgenmt

@@ -8,7 +8,10 @@ converted to float32; EDGENMT_REPO the source tree.
   2,000 words with the model's stored defaults (beam 5, alpha 0.6), n-best 3 with scores;
 - attention from translate_nbest equals the CLI's --alignments JSON;
 - on the first 300 test words, greedy and beam 5 outputs equal the PyTorch reference's
-  (converter/reference, evaluate.py's options), as the CLI's do (f32_matches_reference_*).
+  (converter/reference, evaluate.py's options), as the CLI's do (f32_matches_reference_*);
+- Translator(batch=N, threads=M) (issue 24) gives one-at-a-time results, in input order, bad
+  sources failing alone: int8 and int8-full (EDGENMT_MODEL's siblings) identically, float32 on
+  >= 99.9 % of the outputs.
 """
 import json
 import os
@@ -128,6 +131,88 @@ class ModuleMatchesCli(unittest.TestCase):
         with self.assertRaises(edgenmt.Error) as caught:
             edgenmt.Translator(os.path.join(REPO, "README.md"))
         self.assertEqual(caught.exception.status, "ModelMalformed")
+
+
+def sibling_model(scheme):
+    """EDGENMT_MODEL's g2p-en.<scheme>.enmt next to it (the build converts all three)."""
+    return os.path.join(os.path.dirname(MODEL), f"g2p-en.{scheme}.enmt")
+
+
+class BatchAndThreads(unittest.TestCase):
+    """translate(list) with batch= and threads= equals one source at a time."""
+
+    WORDS = 400
+
+    @classmethod
+    def setUpClass(cls):
+        words = test_words()[:cls.WORDS]
+        half = len(words) // 2
+        # Bad sources in the middle: too long, empty, invalid UTF-8.
+        cls.sources = words[:half] + ["a" * 300, "", "a\udcffb"] + words[half:]
+        cls.bad = {half: "SourceTooLong", half + 1: "SourceEmpty", half + 2: "SourceInvalidUtf8"}
+
+    def check(self, path, beam, exact):
+        single = edgenmt.Translator(path, beam=beam, **EVAL_OPTIONS)
+        want = single.translate(self.sources, errors="empty")
+        for batch, threads in ((32, 1), (1, 2), (32, 2), (7, 3)):
+            translator = edgenmt.Translator(path, beam=beam, batch=batch, threads=threads,
+                                            **EVAL_OPTIONS)
+            got = translator.translate(self.sources, errors="empty")
+            self.assertEqual(len(got), len(self.sources))
+            for index in self.bad:
+                self.assertEqual(got[index], "")
+            differ = [(s, g, w) for s, g, w in zip(self.sources, got, want) if g != w]
+            where = f"{os.path.basename(path)} beam {beam} batch {batch} threads {threads}"
+            if exact:
+                self.assertEqual(differ, [], where)
+            else:
+                self.assertLessEqual(len(differ), len(self.sources) // 1000, f"{where}: {differ}")
+
+    def test_int8_identical(self):
+        for scheme in ("int8", "int8-full"):
+            path = sibling_model(scheme)
+            if not os.path.exists(path):
+                self.skipTest(f"{path} missing")
+            for beam in (1, 5):
+                self.check(path, beam, exact=True)
+
+    def test_f32_agrees(self):
+        for beam in (1, 5):
+            self.check(MODEL, beam, exact=False)
+
+    def test_bad_source_fails_alone(self):
+        translator = edgenmt.Translator(MODEL, beam=1, batch=8, threads=2)
+        good = [self.sources[i] for i in range(8)]
+        want = edgenmt.Translator(MODEL, beam=1).translate(good)
+        for bad, status in (("a" * 300, "SourceTooLong"), ("", "SourceEmpty"),
+                            ("a\udcffb", "SourceInvalidUtf8")):
+            sources = good[:3] + [bad] + good[3:]
+            # errors="raise": the first bad source's Error, raised after the batch ran.
+            with self.assertRaises(edgenmt.Error) as caught:
+                translator.translate(sources)
+            self.assertEqual(caught.exception.status, status)
+            got = translator.translate(sources, errors="empty")
+            self.assertEqual(got, want[:3] + [""] + want[3:])
+
+    def test_nbest_attention_batched(self):
+        words = self.sources[:40]
+        single = edgenmt.Translator(MODEL, beam=5, nbest=2).translate_nbest(words, attention=True)
+        batched = edgenmt.Translator(MODEL, beam=5, nbest=2, batch=16, threads=2
+                                     ).translate_nbest(words, attention=True)
+        self.assertEqual([[h.text for h in r] for r in batched], [[h.text for h in r] for r in single])
+        self.assertEqual([r[0].source_tokens for r in batched], [r[0].source_tokens for r in single])
+        for a, b in zip(batched, single):
+            for ha, hb in zip(a, b):
+                self.assertAlmostEqual(ha.score, hb.score, delta=1e-4)
+                self.assertEqual(len(ha.attention), len(hb.attention))
+
+    def test_arguments(self):
+        for bad in (dict(batch=0), dict(threads=0), dict(batch=1.5)):
+            with self.assertRaises(ValueError):
+                edgenmt.Translator(MODEL, **bad)
+        translator = edgenmt.Translator(MODEL, beam=1, batch=4, threads=2)
+        self.assertIn("batch=4, threads=2", repr(translator))
+        self.assertEqual(translator.translate([]), [])
 
 
 class ModuleMatchesReference(unittest.TestCase):
