@@ -11,7 +11,11 @@ On the same first N distinct words of the data file, one word per call, one thre
     and beam 5;
   * ONNX Runtime 1.30 (onnxruntime-node), float and int8, greedy: the reference exported as an
     encoder graph and a decoder-step graph (export_onnx.py), the int8 graphs in ORT's dynamic
-    quantization pattern (quantize_onnx.py), the greedy loop in ort_greedy.mjs.
+    quantization pattern (quantize_onnx.py), the greedy loop in ort_greedy.mjs;
+  * throughput (batching.py): edgenmt with the CLI's default backend, every model, greedy and
+    beam 5, at `--batch 8` and `--batch 32` (batch 1 is the row above), and at `--batch 32
+    --threads 2` (threads 1 is the batch-32 row); the int8 peak of one core (int8_peak.c: a
+    vpdpbusd / vpmaddubsw / sdot loop) and each int8-scheme row's fraction of it.
 Both peers run on one thread (OMP/MKL/OPENBLAS_NUM_THREADS=1 here, and each sets its own
 library to one thread) and check it: a pass in which a second thread computed fails its row.
 
@@ -33,7 +37,12 @@ A peer that cannot run here (no node, no python3-onnx) gets a "not available" ro
 backend the CLI lacks a "not built" row, a scheme it lacks a "not supported" row; any other
 failure a "FAILED" row, and the bench exits 1 after the table.
 
-The last line is machine-readable:
+Two machine-readable lines end the output. Third from last (after the peak, the MACs per word
+and the throughput rows it comes from):
+    batch_speedup=X threads_speedup=Y mac_efficiency=Z
+(X: int8 greedy words/s at batch 32 / batch 1; Y: at batch 32, 2 threads / 1 thread; Z: the
+batch-32 int8 greedy MACs per second / the measured int8 peak of one core; batching.py). The
+last line:
     speedup_vs_torch_float=X speedup_vs_torch_int8=Y speedup_vs_ort=Z speedup_vs_ort_int8=W
 each the median int8 greedy words/s of ONE named row, the CLI's default backend (what `edgenmt
 eval` runs without --backend) on g2p-en.int8.enmt (the hybrid scheme), over that peer's greedy
@@ -50,6 +59,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(ROOT, "converter", "reference"))
+import batching  # noqa: E402
 import floor  # noqa: E402
 import peers  # noqa: E402
 import report  # noqa: E402
@@ -137,8 +147,10 @@ def main():
     # ---- set up once ----------------------------------------------------------------------
     models = {s: os.path.join(args.models, f"g2p-en.{s}.enmt") for s in SCHEMES
               if os.path.exists(os.path.join(args.models, f"g2p-en.{s}.enmt"))}
-    classes = {s: floor.weight_classes(floor.inspect_tensors(args.cli, m))
-               for s, m in models.items()}
+    tensors = {s: floor.inspect_tensors(args.cli, m) for s, m in models.items()}
+    classes = {s: floor.weight_classes(t) for s, t in tensors.items()}
+    macs = {s: batching.mac_classes(t) for s, t in tensors.items()}
+    peak, peak_isa = batching.measure_peak(args.work)
     sizes = [v for c in classes.values() for v in c["sizes"].values()]
     bw = floor.bandwidths(args.work, sizes)
     backend, variant = (peers.default_backend(args, models["int8"]) if "int8" in models
@@ -157,6 +169,8 @@ def main():
         peers.setup_ort(args, must)
 
     jobs = peers.edgenmt_jobs(args, models, args.backends, SCHEMES) + peers.torch_jobs(args)
+    if backend:
+        jobs += batching.jobs(args, models, backend, SCHEMES)
     if not ort_missing:
         jobs += peers.ort_jobs(args, sources, words, refs)
 
@@ -167,6 +181,7 @@ def main():
     # Bandwidths once more after the passes: the higher of the two measurements counts (a
     # higher bandwidth only lowers the floor, which must stay a lower bound).
     bw = {s: max(g, bw[s]) for s, g in floor.bandwidths(args.work, sizes).items()}
+    peak = batching.peak_again(args.work, peak)   # likewise: a higher peak only lowers Z
 
     # ---- report ---------------------------------------------------------------------------
     # The floor's S and T: PyTorch float's source lengths and step counts (the same words and
@@ -179,13 +194,15 @@ def main():
     floors = {s: {b: floor.floor_us(c, bw, st["avg_src_len"], st["avg_steps"])
                   for b, st in stats.items()} for s, c in classes.items()}
     rows = [report.summarize(j, floors) for j in jobs if not j.hidden]
+    batching.annotate(rows, macs, stats, peak)
     if ort_missing:
         rows.append(dict(runtime=peers.ORT, model="-", decoding="not available", note=ort_missing))
 
     low = "" if args.repeat >= MIN_REPORTED_PASSES else (
         f" (fewer than {MIN_REPORTED_PASSES} passes: a quick look, not figures to report)")
     print(f"edgenmt benchmark: first {len(words)} distinct words of "
-          f"{os.path.relpath(args.data, ROOT)}, one word per call, 1 thread, median of "
+          f"{os.path.relpath(args.data, ROOT)}, one word per call, 1 thread (but the batch / "
+          f"threads rows), median of "
           f"{args.repeat} interleaved pass(es) per row{low}, {os.uname().machine}, "
           f"load average {load0[0]:.2f} at start, {os.getloadavg()[0]:.2f} at end")
     print(report.fmt_table(rows))
@@ -219,6 +236,8 @@ def main():
               f"kernel-bench: FAILED ({kb.stderr.strip()})")
     else:
         print(f"kernel-bench: {os.path.relpath(args.kernel_bench, ROOT)} not built")
+    for line in batching.lines(rows, backend, peak, peak_isa, macs, stats):
+        print(line)
     for line in report.speedup_lines(rows, backend, variant):
         print(line)
     if any(r.get("failed") for r in rows):

@@ -7,7 +7,8 @@ figures. A reader raises Refused for a row that cannot run here: "not built" (a 
 lacks), "not supported" (a scheme the backend lacks) or "FAILED" (anything else, which makes
 the bench exit 1 after the table).
 
-  * edgenmt: `edgenmt eval` (one pass over the words per call).
+  * edgenmt: `edgenmt eval` (one pass over the words per call); the --batch / --threads rows
+    are batching.py's.
   * PyTorch: torch_peer.py (float or dynamic int8; the lean greedy loop or the beam search).
   * ONNX Runtime: ort_greedy.mjs on the graphs export_onnx.py / quantize_onnx.py wrote once,
     before the passes (setup_ort).
@@ -75,7 +76,7 @@ def edgenmt_jobs(args, models, backends, schemes):
                        "--backend", backend]
                 jobs.append(Job(f"edgenmt {backend}", scheme, "greedy" if beam == 1 else "beam 5",
                                 lambda i, c=cmd: c, read_edgenmt, scheme=scheme, beam=beam,
-                                backend=backend, edgenmt=True))
+                                backend=backend, edgenmt=True, batch=1, threads=1))
     return jobs
 
 

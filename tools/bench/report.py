@@ -24,9 +24,12 @@ def summarize(job, floors):
     r = dict(base, wps=statistics.median(wps), lo=min(wps), hi=max(wps), n=len(wps),
              rss=max(job.rss), bytes=first["bytes"], wer=first["wer"], arena=first.get("arena"))
     r["us"] = 1e6 / r["wps"]
-    if job.info.get("edgenmt"):
+    # The weight-read floor bounds one word per call on one thread only: batched rows share
+    # each read among their sources (their measure is the int8 peak, batching.py).
+    if job.info.get("edgenmt") and job.info.get("batch", 1) == 1 and job.info.get("threads", 1) == 1:
         r["floor_us"] = floors[job.info["scheme"]].get(job.info["beam"])
         r["eff"] = r["floor_us"] / r["us"] if r["floor_us"] else None
+    if job.info.get("edgenmt"):
         if first.get("variant") and job.info["backend"] != "reference":
             r["runtime"] += f" ({first['variant']})"
     if job.refused:   # stopped after some passes (a sibling's refusal or a later failure)
@@ -37,7 +40,7 @@ def summarize(job, floors):
 
 def fmt_table(rows):
     header = ("runtime", "model", "decoding", "words/s", "spread", "µs/word", "peak RSS", "model",
-              "arena", "WER %", "floor µs", "efficiency")
+              "arena", "WER %", "floor µs", "efficiency", "int8 peak")
     cells = []
     for r in rows:
         if "wps" not in r:
@@ -50,7 +53,8 @@ def fmt_table(rows):
                       f"{r['arena'] / 1024:.1f} KiB" if r.get("arena") else "-",
                       f"{r['wer']:.2f}",
                       f"{r['floor_us']:.0f}" if r.get("floor_us") else "-",
-                      f"{100 * r['eff']:.1f} %" if r.get("eff") else "-"))
+                      f"{100 * r['eff']:.1f} %" if r.get("eff") else "-",
+                      f"{100 * r['mac_eff']:.1f} %" if r.get("mac_eff") is not None else "-"))
     widths = [max(len(c[i]) for c in cells + [header]) for i in range(len(header))]
     lines = ["  ".join(h.ljust(w) for h, w in zip(header, widths))]
     lines += ["  ".join(c.ljust(w) for c, w in zip(cell, widths)) for cell in cells]
@@ -60,8 +64,8 @@ def fmt_table(rows):
 def find(rows, **want):
     """The row whose job matches every key of want (job attributes or info), or None."""
     for r in rows:
-        job = r["job"]
-        if all(getattr(job, k, job.info.get(k)) == v for k, v in want.items()):
+        job = r.get("job")   # None: a "not available" peer's row
+        if job is not None and all(getattr(job, k, job.info.get(k)) == v for k, v in want.items()):
             return r
     return None
 
@@ -70,7 +74,7 @@ def identical_lines(rows, n_words):
     """PyTorch int8 and ONNX Runtime outputs against PyTorch float's, word by word."""
     lines = []
     for r in rows:
-        peer = r["job"].info.get("peer")
+        peer = r["job"].info.get("peer") if r.get("job") else None
         if "wps" not in r or not peer or (peer == "torch" and r["job"].info["quant"] == "none"):
             continue
         base = find(rows, peer="torch", quant="none", beam=1 if r["decoding"] == "greedy" else 5)
@@ -86,7 +90,7 @@ def identical_lines(rows, n_words):
 def thread_line(rows):
     """The peers' one-thread checks, as measured (each pass was checked where it ran)."""
     def worst(peer, key):
-        vals = [p[key] for r in rows if r["job"].info.get("peer") == peer
+        vals = [p[key] for r in rows if r.get("job") and r["job"].info.get("peer") == peer
                 for p in r["job"].passes if key in p]
         return f"{max(vals):.3f}" if vals else "n/a"
     return ("one thread per peer, checked in every pass (a pass that fails the check fails its "
@@ -113,7 +117,8 @@ def overhead_line(rows):
 def speedup_lines(rows, backend, variant):
     """The named row the ratios come from, and the machine-readable last line. backend: the
     CLI's default backend, or None (then variant says why there is none)."""
-    ours = find(rows, edgenmt=True, backend=backend, scheme="int8", beam=1) if backend else None
+    ours = (find(rows, edgenmt=True, backend=backend, scheme="int8", beam=1, batch=1, threads=1)
+            if backend else None)
     peers = [("torch_float", find(rows, peer="torch", quant="none", beam=1)),
              ("torch_int8", find(rows, peer="torch", quant="dynamic", beam=1)),
              ("ort", find(rows, peer="ort", quant="none")),
