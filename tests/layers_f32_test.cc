@@ -160,17 +160,17 @@ TEST_P(AttentionTest, MatchesHandComputation) {
   OwnedErrorDetail detail;
   Arena arena;
   auto memory = PlanAndPrepare(
-      [&](Arena* a) { return attention.Prepare(numerics.get(), loaded->model, 7, rows, a, &detail); },
+      [&](Arena* a) { return attention.Prepare(numerics.get(), loaded->model, 7, rows, 1, a, &detail); },
       &arena);
   std::mt19937 rng(8);
   const std::vector<float> states = Random(&rng, S * E);
   const std::vector<float> query = Random(&rng, rows * H);
-  attention.SetSource(states.data(), states.data(), S);
+  attention.SetSource(0, states.data(), states.data(), S);
   const auto tensor = [&](const char* name) -> const converter::FloatTensor& {
     return loaded->Tensor(name);
   };
   for (int32_t step : {0, 4, 9}) {
-    attention.Attend(rows, query.data(), step);
+    attention.Attend(0, 0, rows, query.data(), step);
     for (int32_t r = 0; r < rows; ++r) {
       const float* q = &query[r * H];
       Vec scores(S, 0.0);

@@ -18,9 +18,13 @@ Status ResolveLimits(const Model& model, const SessionLimits& in, SessionLimits*
   if (out->max_src_len == 0) out->max_src_len = c.max_src_len;
   if (out->max_tgt_len == 0) out->max_tgt_len = model.decoding_defaults().max_len;
   if (out->max_src_len < 1 || out->max_tgt_len < 1 || out->max_beam < 1 ||
-      out->max_nbest < 1 || out->max_nbest > out->max_beam) {
+      out->max_nbest < 1 || out->max_nbest > out->max_beam || out->max_batch < 1) {
     return detail->Fail(Status::kInvalidArgument, "limits need max_src_len, max_tgt_len, "
-                        "max_beam >= 1 and 1 <= max_nbest <= max_beam");
+                        "max_beam, max_batch >= 1 and 1 <= max_nbest <= max_beam");
+  }
+  if (out->max_batch > kMaxBatch) {
+    return detail->Fail(Status::kLimitExceeded, "max_batch ", out->max_batch, " exceeds ",
+                        kMaxBatch);
   }
   if (out->max_src_len > c.max_src_len) {
     return detail->Fail(Status::kLimitExceeded, "max_src_len ", out->max_src_len,
@@ -64,14 +68,14 @@ Status Translator::State::Prepare(const Model& model, const SessionLimits& limit
   const ModelConfig& c = model.config();
   DecoderLimits shape;
   shape.max_src_len = limits.max_src_len;
-  shape.max_rows = limits.max_beam;
+  shape.max_rows = limits.max_beam * limits.max_batch;
   shape.max_tgt_len = limits.max_tgt_len;
+  shape.max_sources = limits.max_batch;
   EDGENMT_RETURN_IF_ERROR(decoder.Prepare(model, kernels, shape, arena, detail));
-  EDGENMT_RETURN_IF_ERROR(search.Prepare(limits.max_beam, limits.max_nbest, limits.max_tgt_len,
-                                         limits.max_src_len, c.tgt_vocab_size,
-                                         c.attention != AttentionType::kNone, limits.attention,
-                                         arena, detail));
-  src_ids = arena->AllocateArray<int32_t>(static_cast<size_t>(limits.max_src_len));
+  EDGENMT_RETURN_IF_ERROR(
+      PrepareBatch(limits, c.tgt_vocab_size, c.attention != AttentionType::kNone, arena, detail));
+  src_ids = arena->AllocateArray<int32_t>(static_cast<size_t>(limits.max_batch),
+                                          static_cast<size_t>(limits.max_src_len));
   hypotheses = arena->AllocateArray<Hypothesis>(static_cast<size_t>(limits.max_nbest));
   text_stride = MaxDetokenizedBytes(model, limits.max_tgt_len);
   if (text_stride > SIZE_MAX - kArenaAlignment) {
@@ -229,9 +233,18 @@ Status Translator::Translate(const char* utf8, size_t len, const TranslateOption
   }
   *result = TranslationResult();
   EDGENMT_RETURN_IF_ERROR(CheckOptions(options));
-  int32_t num_ids = 0, num_unknown = 0, seen = 0;
-  const Status status = TokenizeSource(*model_, utf8, len, state_->src_ids, limits_.max_src_len,
-                                       &num_ids, &num_unknown, &seen);
+  int32_t num_ids = 0, num_unknown = 0;
+  EDGENMT_RETURN_IF_ERROR(TokenizeInto(utf8, len, state_->src_ids, &num_ids, &num_unknown));
+  EDGENMT_RETURN_IF_ERROR(TranslateIds(state_->src_ids, num_ids, options, result));
+  result->src_unknown = num_unknown;
+  return Status::kOk;
+}
+
+Status Translator::TokenizeInto(const char* utf8, size_t len, int32_t* ids, int32_t* num_ids,
+                                int32_t* num_unknown) {
+  int32_t seen = 0;
+  const Status status = TokenizeSource(*model_, utf8, len, ids, limits_.max_src_len,
+                                       num_ids, num_unknown, &seen);
   if (status == Status::kSourceTooLong) {
     return Fail(status, "source has ", seen, " tokens, max_src_len is ", limits_.max_src_len);
   } else if (status == Status::kSourceInvalidUtf8) {
@@ -241,8 +254,6 @@ Status Translator::Translate(const char* utf8, size_t len, const TranslateOption
   } else if (status != Status::kOk) {
     return Fail(status, "tokenization failed");
   }
-  EDGENMT_RETURN_IF_ERROR(TranslateIds(state_->src_ids, num_ids, options, result));
-  result->src_unknown = num_unknown;
   return Status::kOk;
 }
 
@@ -267,9 +278,20 @@ Status Translator::TranslateIds(const int32_t* src_ids, int32_t src_len,
     s.search.Run(&s.decoder, options);
   }
 
-  for (int32_t n = 0; n < s.search.num_results(); ++n) {
-    const SearchResult& r = s.search.result(n);
-    Hypothesis& h = s.hypotheses[n];
+  if (s.BuildResult(*model_, s.search, options, s.src_ids, src_len, result) != Status::kOk) {
+    return Fail(Status::kInternal, "detokenization failed");
+  }
+  error_detail_[0] = '\0';
+  return Status::kOk;
+}
+
+Status Translator::State::BuildResult(const Model& model, const BeamSearch& finished,
+                                      const TranslateOptions& options,
+                                      const int32_t* source_ids, int32_t src_len,
+                                      TranslationResult* result) {
+  for (int32_t n = 0; n < finished.num_results(); ++n) {
+    const SearchResult& r = finished.result(n);
+    Hypothesis& h = hypotheses[n];
     h.ids = r.ids;
     h.length = r.length;
     h.score = r.score;
@@ -277,22 +299,19 @@ Status Translator::TranslateIds(const int32_t* src_ids, int32_t src_len,
     h.ended_with_eos = r.ended_with_eos;
     h.attention = options.return_attention ? r.attention : nullptr;
     h.attention_steps = options.return_attention ? r.attention_steps : 0;
-    char* text = s.text + static_cast<size_t>(n) * s.text_stride;
+    char* out = text + static_cast<size_t>(n) * text_stride;
     size_t text_length = 0;
-    if (DetokenizeTarget(*model_, r.ids, r.length, text, s.text_stride, &text_length) !=
-        Status::kOk) {
-      return Fail(Status::kInternal, "detokenization failed");
-    }
-    h.text = text;
+    EDGENMT_RETURN_IF_ERROR(
+        DetokenizeTarget(model, r.ids, r.length, out, text_stride, &text_length));
+    h.text = out;
     h.text_length = text_length;
   }
-  result->num_hypotheses = s.search.num_results();
-  result->hypotheses = s.hypotheses;
-  result->src_ids = s.src_ids;
+  result->num_hypotheses = finished.num_results();
+  result->hypotheses = hypotheses;
+  result->src_ids = source_ids;
   result->src_len = src_len;
   result->src_unknown = 0;
-  result->steps = s.search.steps();
-  error_detail_[0] = '\0';
+  result->steps = finished.steps();
   return Status::kOk;
 }
 

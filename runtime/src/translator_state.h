@@ -14,19 +14,43 @@
 
 namespace edgenmt {
 
+// One source in flight in TranslateBatch: which input it is and where its rows are.
+struct BatchSlot {
+  int32_t source;     // index into the caller's sources
+  int32_t src_len;
+  int32_t src_unknown;
+  int32_t row_begin;  // its rows in the decoder: [row_begin, row_begin + search.live())
+  int32_t step;
+};
+
 struct Translator::State {
   const KernelTable* kernels = nullptr;
   StepDecoder decoder;
-  BeamSearch search;
-  int32_t* src_ids = nullptr;       // [max_src_len]
+  BeamSearch search;                // slot 0's (Translate's) search
+  int32_t* src_ids = nullptr;       // [max_batch, max_src_len]; Translate uses slot 0's row
   Hypothesis* hypotheses = nullptr; // [max_nbest]
   char* text = nullptr;             // [max_nbest, text_stride]
   size_t text_stride = 0;
+  // TranslateBatch (slot i searches with *searches[i]; searches[0] == &search):
+  BeamSearch** searches = nullptr;  // [max_batch]
+  BatchSlot* slots = nullptr;       // [max_batch]
+  int32_t* active = nullptr;        // [max_batch] slots in flight, in row order
+  int32_t* free_slots = nullptr;    // [max_batch]
+  RowBlock* blocks = nullptr;       // [max_batch]
+  int32_t* tokens = nullptr;        // [max_batch * max_beam] decoder input per row
+  int32_t* parents = nullptr;       // [max_batch * max_beam] Reorder's
 
   // The whole arena plan of a session; Init and RequiredArenaBytes both run exactly this.
   // `limits` must already be resolved (no zeros) and validated.
   Status Prepare(const Model& model, const SessionLimits& limits, Arena* arena,
                  ErrorDetail* detail);
+  Status PrepareBatch(const SessionLimits& limits, int32_t vocab_size, bool model_attention,
+                      Arena* arena, ErrorDetail* detail);
+
+  // Fills `result` (hypotheses and their text in this State's buffers) from a finished search.
+  Status BuildResult(const Model& model, const BeamSearch& finished,
+                     const TranslateOptions& options, const int32_t* source_ids,
+                     int32_t src_len, TranslationResult* result);
 };
 
 template <typename... Parts>

@@ -40,6 +40,9 @@
 
 namespace edgenmt {
 
+// Largest SessionLimits::max_batch.
+constexpr int32_t kMaxBatch = 1024;
+
 // Worst case a Translator is sized for. Everything Translate may need is reserved at Init.
 struct SessionLimits {
   int32_t max_src_len = 0;    // source tokens; 0 = the model's max_src_len (may not exceed it)
@@ -184,6 +187,9 @@ class Translator {
   // The source checks TranslateIds and ScoreIds share (pointer and sign already checked):
   // kSourceEmpty, kSourceTooLong, kSourceTokenOutOfRange.
   Status CheckSource(const int32_t* src_ids, int32_t src_len);
+  // Tokenizes utf8[0, len) into ids[0, max_src_len) (Translate's source errors, with detail).
+  Status TokenizeInto(const char* utf8, size_t len, int32_t* ids, int32_t* num_ids,
+                      int32_t* num_unknown);
   // Writes the concatenated parts (C strings, integers) into error_detail_ and returns
   // `status`; defined in translator_state.h.
   template <typename... Parts>

@@ -21,8 +21,18 @@ namespace edgenmt {
 // this; the RNN keeps fixed-size states and ignores it.
 struct DecoderLimits {
   int32_t max_src_len = 0;
-  int32_t max_rows = 0;  // live hypotheses: the beam
+  int32_t max_rows = 0;  // live hypotheses: the beam (times max_sources in a batch)
   int32_t max_tgt_len = 0;
+  int32_t max_sources = 1;  // sources decoded at once (slots), SessionLimits::max_batch
+};
+
+// A run of consecutive rows that belong to one source (a batch's slot) and are at the same
+// decoder step.
+struct RowBlock {
+  int32_t slot;
+  int32_t row_begin;
+  int32_t rows;
+  int32_t step;
 };
 
 class SequenceDecoder {
@@ -36,6 +46,20 @@ class SequenceDecoder {
   // New row r takes the state of current row parents[r] (parents[r] < rows()); new_rows <=
   // max_rows. Also the way to grow the single initial row to the beam.
   virtual void Reorder(const int32_t* parents, int32_t new_rows) = 0;
+
+  // Batches (several sources, one per slot < max_sources, each with its rows): encodes
+  // src_ids into `slot` and writes its initial decoder state into row `row` (< max_rows; the
+  // caller keeps each slot's rows together, rows() becomes at least row + 1). The slot's
+  // memory stays until its next EncodeSource; other slots' rows are untouched.
+  virtual void EncodeSource(int32_t slot, const int32_t* src_ids, int32_t src_len,
+                            int32_t row) = 0;
+  // Advances every row of `blocks` (consecutive, from row 0) by one token, each block against
+  // its slot's source at its own step: Step(prev, rows) is one block {0, 0, rows, t}. Outputs
+  // as Step's, except attention: a block's weights are [rows, its src_len] contiguous from
+  // attention() + row_begin * attention_row_stride().
+  virtual void StepBlocks(const int32_t* prev_tokens, const RowBlock* blocks,
+                          int32_t num_blocks) = 0;
+  virtual int32_t attention_row_stride() const = 0;
 
   // Natural-log probabilities of the last Step: [rows, V], row-major. Writable so a search may
   // mask entries in place (e.g. </s> before min_len); valid until the next Step.

@@ -11,8 +11,6 @@ static_assert(std::is_trivially_destructible<RnnDecoder<FloatNumerics>>::value &
 
 Status StepDecoder::Prepare(const Model& model, const KernelTable* kernels,
                             const DecoderLimits& limits, Arena* arena, ErrorDetail* detail) {
-  const int32_t max_src_len = limits.max_src_len;
-  const int32_t max_rows = limits.max_rows;
   active_ = nullptr;
   integer_ = nullptr;
   if (model.config().model_type != ModelType::kRnn) {
@@ -23,13 +21,13 @@ Status StepDecoder::Prepare(const Model& model, const KernelTable* kernels,
     case QuantScheme::kFloat32:
     case QuantScheme::kInt8Hybrid: {
       FloatDecoder* decoder = new (storage_) FloatDecoder();
-      EDGENMT_RETURN_IF_ERROR(decoder->Prepare(model, kernels, max_src_len, max_rows, arena, detail));
+      EDGENMT_RETURN_IF_ERROR(decoder->Prepare(model, kernels, limits, arena, detail));
       active_ = decoder;
       return Status::kOk;
     }
     case QuantScheme::kInt8Full: {
       IntegerDecoder* decoder = new (storage_) IntegerDecoder();
-      EDGENMT_RETURN_IF_ERROR(decoder->Prepare(model, kernels, max_src_len, max_rows, arena, detail));
+      EDGENMT_RETURN_IF_ERROR(decoder->Prepare(model, kernels, limits, arena, detail));
       integer_ = decoder;
       active_ = decoder;
       return Status::kOk;

@@ -46,6 +46,13 @@ class StepDecoder final : public SequenceDecoder {
   void Reorder(const int32_t* parents, int32_t new_rows) override {
     active_->Reorder(parents, new_rows);
   }
+  void EncodeSource(int32_t slot, const int32_t* src_ids, int32_t src_len, int32_t row) override {
+    active_->EncodeSource(slot, src_ids, src_len, row);
+  }
+  void StepBlocks(const int32_t* prev_tokens, const RowBlock* blocks, int32_t num_blocks) override {
+    active_->StepBlocks(prev_tokens, blocks, num_blocks);
+  }
+  int32_t attention_row_stride() const override { return active_->attention_row_stride(); }
   float* log_probs() override { return active_->log_probs(); }
   int32_t* log_probs_q16() override { return active_->log_probs_q16(); }
   const float* log_probs() const { return const_cast<StepDecoder*>(this)->active_->log_probs(); }

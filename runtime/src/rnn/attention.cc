@@ -12,7 +12,8 @@ namespace edgenmt {
 
 template <class N>
 Status Attention<N>::Prepare(const N* numerics, const Model& model, int32_t max_src_len,
-                             int32_t max_rows, Arena* arena, ErrorDetail* detail) {
+                             int32_t max_rows, int32_t max_sources, Arena* arena,
+                             ErrorDetail* detail) {
   const ModelConfig& c = model.config();
   n_ = numerics;
   type_ = c.attention;
@@ -70,39 +71,71 @@ Status Attention<N>::Prepare(const N* numerics, const Model& model, int32_t max_
   }
   const size_t rows = static_cast<size_t>(max_rows);
   const size_t src = static_cast<size_t>(max_src_len);
-  scores_ = arena->AllocateScratchArray<Acc>(rows, src);
-  weights_ = arena->AllocateScratchArray<typename N::Weight>(rows, src);
-  float_weights_ = std::is_same<typename N::Weight, float>::value
-                       ? reinterpret_cast<float*>(weights_)
-                       : arena->AllocateScratchArray<float>(rows, src);
-  context_ = arena->AllocateScratchArray<Hidden>(rows, static_cast<size_t>(E));
-  if (query_proj_width > 0) query_proj_ = arena->AllocateScratchArray<Acc>(rows, query_proj_width);
+  max_src_len_ = max_src_len;
+  // One source (no batch) lives in the object itself: a batch-1 arena as before batching.
+  sources_ = max_sources == 1 ? &single_source_
+                              : arena->AllocateArray<Source>(static_cast<size_t>(max_sources));
+  scores_base_ = arena->AllocateScratchArray<Acc>(rows, src);
+  weights_base_ = arena->AllocateScratchArray<typename N::Weight>(rows, src);
+  float_weights_base_ = std::is_same<typename N::Weight, float>::value
+                            ? reinterpret_cast<float*>(weights_base_)
+                            : arena->AllocateScratchArray<float>(rows, src);
+  context_base_ = arena->AllocateScratchArray<Hidden>(rows, static_cast<size_t>(E));
+  if (query_proj_width > 0) {
+    query_proj_base_ = arena->AllocateScratchArray<Acc>(rows, query_proj_width);
+  }
   if (score_ == ScoreType::kConcat) {
-    keys_ = arena->AllocateArray<Acc>(src, static_cast<size_t>(A));
+    keys_base_ = arena->AllocateArray<Acc>(static_cast<size_t>(max_sources), src,
+                                           static_cast<size_t>(A));
     additive_sum_ = arena->AllocateScratchArray<Acc>(static_cast<size_t>(A));
     additive_hidden_ = arena->AllocateScratchArray<Hidden>(static_cast<size_t>(A));
   }
   if (type_ == AttentionType::kLocalP) {
-    predict_ = arena->AllocateScratchArray<Acc>(rows, static_cast<size_t>(A));
-    predict_hidden_ = arena->AllocateScratchArray<Hidden>(rows, static_cast<size_t>(A));
-    logits_ = arena->AllocateScratchArray<Acc>(rows);
-    positions_ = arena->AllocateScratchArray<typename N::Position>(rows);
+    predict_base_ = arena->AllocateScratchArray<Acc>(rows, static_cast<size_t>(A));
+    predict_hidden_base_ = arena->AllocateScratchArray<Hidden>(rows, static_cast<size_t>(A));
+    logits_base_ = arena->AllocateScratchArray<Acc>(rows);
+    positions_base_ = arena->AllocateScratchArray<typename N::Position>(rows);
   }
-  window_lo_ = arena->AllocateScratchArray<int32_t>(rows);
-  window_hi_ = arena->AllocateScratchArray<int32_t>(rows);
+  window_lo_base_ = arena->AllocateScratchArray<int32_t>(rows);
+  window_hi_base_ = arena->AllocateScratchArray<int32_t>(rows);
   return Status::kOk;
 }
 
 template <class N>
-void Attention<N>::SetSource(const Hidden* states, const typename N::Memory* memory,
+void Attention<N>::SetSource(int32_t slot, const Hidden* states, const typename N::Memory* memory,
                              int32_t src_len) {
-  states_ = states;
-  memory_ = memory;
-  src_len_ = src_len;
-  if (keys_ != nullptr) {
+  sources_[slot] = Source{states, memory, src_len};
+  if (keys_base_ != nullptr) {
     // W_k h̄_s (+ b_k for bahdanau) for every s, once per sentence.
-    n_->Linear(key_w_, src_len, states, key_b_, keys_, false);
+    Acc* keys = keys_base_ + static_cast<int64_t>(slot) * max_src_len_ * attn_hidden_;
+    n_->Linear(key_w_, src_len, states, key_b_, keys, false);
   }
+}
+
+template <class N>
+void Attention<N>::Select(int32_t slot, int32_t row_begin) {
+  const Source& source = sources_[slot];
+  states_ = source.states;
+  memory_ = source.memory;
+  src_len_ = source.src_len;
+  const int64_t r = row_begin;
+  const int64_t src = max_src_len_;
+  const int64_t A = attn_hidden_;
+  if (keys_base_ != nullptr) keys_ = keys_base_ + slot * src * A;
+  scores_ = scores_base_ + r * src;
+  weights_ = weights_base_ + r * src;
+  float_weights_ = float_weights_base_ + r * src;
+  context_ = context_base_ + r * encoder_size_;
+  const int64_t query_width = score_ == ScoreType::kGeneral ? encoder_size_ : A;
+  if (query_proj_base_ != nullptr) query_proj_ = query_proj_base_ + r * query_width;
+  if (predict_base_ != nullptr) {
+    predict_ = predict_base_ + r * A;
+    predict_hidden_ = predict_hidden_base_ + r * A;
+    logits_ = logits_base_ + r;
+    positions_ = positions_base_ + r;
+  }
+  window_lo_ = window_lo_base_ + r;
+  window_hi_ = window_hi_base_ + r;
 }
 
 template <class N>
@@ -172,8 +205,10 @@ void Attention<N>::ComputeScores(int32_t rows, const Hidden* query) {
 }
 
 template <class N>
-void Attention<N>::Attend(int32_t rows, const Hidden* query, int32_t step) {
+void Attention<N>::Attend(int32_t slot, int32_t row_begin, int32_t rows, const Hidden* query,
+                          int32_t step) {
   ProfileScope profile(ProfileStage::kAttention);
+  Select(slot, row_begin);
   const int32_t S = src_len_;
   const int32_t E = encoder_size_;
   ComputeWindows(rows, query, step);

@@ -30,23 +30,40 @@ class Attention {
   using Acc = typename N::Acc;
 
   // Must not be called for AttentionType::kNone.
+  // max_sources: sources attended at once (a batch), each in its own slot.
   Status Prepare(const N* numerics, const Model& model, int32_t max_src_len, int32_t max_rows,
-                 Arena* arena, ErrorDetail* detail);
+                 int32_t max_sources, Arena* arena, ErrorDetail* detail);
 
-  // states: h̄ [src_len, E] as product inputs and as memory, kept until the next SetSource.
-  void SetSource(const Hidden* states, const typename N::Memory* memory, int32_t src_len);
+  // Slot `slot` (< max_sources) attends over states: h̄ [src_len, E] as product inputs and as
+  // memory, kept until the slot's next SetSource.
+  void SetSource(int32_t slot, const Hidden* states, const typename N::Memory* memory,
+                 int32_t src_len);
 
-  // query: [rows, H] (h_t, or h_{t-1}^top for bahdanau); step: decoder step t (local_m).
-  // Fills weights() [rows, src_len] (zero outside the window) and context() [rows, E].
-  void Attend(int32_t rows, const Hidden* query, int32_t step);
+  // Rows [row_begin, row_begin + rows) attend over slot `slot`'s source. query: those rows'
+  // [rows, H] (h_t, or h_{t-1}^top for bahdanau); step: their decoder step t (local_m).
+  // Fills their rows of weights() and context().
+  void Attend(int32_t slot, int32_t row_begin, int32_t rows, const Hidden* query, int32_t step);
 
-  const float* weights() const { return float_weights_; }
-  const Hidden* context() const { return context_; }
+  // Row r's weights start at weights() + r * max_src_len and hold that row's source's src_len
+  // values (zero outside the window), so the rows of one slot are [rows, src_len] contiguous
+  // from their first row (all of them with one slot: the layout of a single sentence).
+  const float* weights() const { return float_weights_base_; }
+  int32_t max_src_len() const { return max_src_len_; }
+  // [rows, E], row r at context() + r * E.
+  const Hidden* context() const { return context_base_; }
 
  private:
   void ComputeWindows(int32_t rows, const Hidden* query, int32_t step);
   void ComputeScores(int32_t rows, const Hidden* query);
   void AdditiveScores(int32_t rows);
+  // Points the row buffers below at row `row_begin` and the source at slot `slot`.
+  void Select(int32_t slot, int32_t row_begin);
+
+  struct Source {
+    const Hidden* states;
+    const typename N::Memory* memory;
+    int32_t src_len;
+  };
 
   const N* n_ = nullptr;
   AttentionType type_ = AttentionType::kNone;
@@ -63,6 +80,24 @@ class Attention {
   typename N::Matrix location_w_; // location: [model max_src_len, H]
   typename N::Matrix predict_w_;  // local_p: [A, H]
   typename N::Matrix predict_v_;  // local_p: [1, A]
+
+  int32_t max_src_len_ = 0;
+  Source* sources_ = nullptr;  // [max_sources]
+  Source single_source_{};
+  Acc* keys_base_ = nullptr;   // [max_sources, max_src, A]
+  // Row buffers' first rows ([max_rows, ...] each); the unsuffixed pointers below are the
+  // working ones Select() offsets.
+  Acc* scores_base_ = nullptr;
+  typename N::Weight* weights_base_ = nullptr;
+  float* float_weights_base_ = nullptr;
+  Hidden* context_base_ = nullptr;
+  Acc* query_proj_base_ = nullptr;
+  Acc* predict_base_ = nullptr;
+  Hidden* predict_hidden_base_ = nullptr;
+  Acc* logits_base_ = nullptr;
+  typename N::Position* positions_base_ = nullptr;
+  int32_t* window_lo_base_ = nullptr;
+  int32_t* window_hi_base_ = nullptr;
 
   const Hidden* states_ = nullptr;
   const typename N::Memory* memory_ = nullptr;

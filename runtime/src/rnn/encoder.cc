@@ -10,7 +10,7 @@ namespace edgenmt {
 
 template <class N>
 Status Encoder<N>::Prepare(const N* numerics, const Model& model, int32_t max_src_len,
-                           Arena* arena, ErrorDetail* detail) {
+                           int32_t max_sources, Arena* arena, ErrorDetail* detail) {
   const ModelConfig& c = model.config();
   n_ = numerics;
   cell_ = c.cell;
@@ -44,6 +44,8 @@ Status Encoder<N>::Prepare(const N* numerics, const Model& model, int32_t max_sr
   const size_t rows = static_cast<size_t>(max_src_len);
   const size_t E = static_cast<size_t>(output_size_);
   const size_t H = static_cast<size_t>(hidden_size_);
+  const size_t sources = static_cast<size_t>(max_sources);
+  max_src_len_ = max_src_len;
   // Persistent: the attention memory (for the float scheme the top layer's output itself).
   // Everything else is scratch of the encoder phase.
   // When the top layer's int8 outputs feed no product (the integer scheme keeps the memory
@@ -55,10 +57,10 @@ Status Encoder<N>::Prepare(const N* numerics, const Model& model, int32_t max_sr
   for (int32_t i = 0; i < (layers_ > 1 ? 2 : 1); ++i) {
     const size_t out_rows = rolling_top_ && i == top ? 2 : rows;
     layer_out_[i] = N::kMemoryIsHidden && i == top
-                        ? arena->AllocateArray<Hidden>(out_rows, E)
+                        ? arena->AllocateArray<Hidden>(sources, out_rows, E)
                         : arena->AllocateScratchArray<Hidden>(out_rows, E);
   }
-  memory_ = N::kMemoryIsHidden ? nullptr : arena->AllocateArray<Memory>(rows, E);
+  memory_ = N::kMemoryIsHidden ? nullptr : arena->AllocateArray<Memory>(sources, rows, E);
   ids_ = arena->AllocateScratchArray<int32_t>(rows);
   const int32_t block = max_src_len < kProjectionRows ? max_src_len : kProjectionRows;
   embed_scratch_ =
@@ -94,7 +96,7 @@ void Encoder<N>::RunDirection(const RecurrentCell<N>& cell, int32_t layer, const
   const int32_t S = src_len_;
   State* state = N::HasState(cell_) ? final_c_ + column : nullptr;
   if (state != nullptr) memset(state, 0, sizeof(State) * static_cast<size_t>(H));
-  Memory* memory = layer == layers_ - 1 ? memory_ : nullptr;
+  Memory* memory = layer == layers_ - 1 ? slot_memory_ : nullptr;
   const Hidden* h_prev = zero_h_;
   for (int32_t i = 0; i < S; i += kProjectionRows) {
     // Positions [first, first + n) in source order, visited in the direction's order.
@@ -118,8 +120,10 @@ void Encoder<N>::RunDirection(const RecurrentCell<N>& cell, int32_t layer, const
 }
 
 template <class N>
-void Encoder<N>::Encode(const int32_t* src_ids, int32_t src_len) {
+void Encoder<N>::Encode(int32_t slot, const int32_t* src_ids, int32_t src_len) {
   src_len_ = src_len;
+  const int64_t slot_offset = static_cast<int64_t>(slot) * max_src_len_ * output_size_;
+  slot_memory_ = memory_ != nullptr ? memory_ + slot_offset : nullptr;
   // Scratch of this phase holds whatever another phase left there.
   memset(zero_h_, 0, sizeof(Hidden) * static_cast<size_t>(hidden_size_));
   memset(final_c_, 0, sizeof(State) * static_cast<size_t>(output_size_));
@@ -131,6 +135,8 @@ void Encoder<N>::Encode(const int32_t* src_ids, int32_t src_len) {
   Hidden* output = nullptr;
   for (int32_t l = 0; l < layers_; ++l) {
     output = layer_out_[l % 2];
+    // The memory is the top layer's output itself: the slot's own rows.
+    if (N::kMemoryIsHidden && l == layers_ - 1) output += slot_offset;
     for (int32_t dir = 0; dir < (bidirectional_ ? 2 : 1); ++dir) {
       RunDirection(dir == 0 ? forward_[l] : backward_[l], l, input, output, dir * H, dir == 1);
     }

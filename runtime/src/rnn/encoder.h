@@ -6,8 +6,9 @@
 // The input projections run as matrix-matrix products over blocks of kProjectionRows
 // positions (in the direction's order), so the gates scratch does not grow with max_src_len.
 //
-// Arena (Prepare): ids [max_src], one or two layer outputs [max_src, E] (ping-pong), memory
-// [max_src, E] unless N::kMemoryIsHidden, input gates [kProjectionRows, G*enc_hidden],
+// Arena (Prepare): ids [max_src], one or two layer outputs [max_src, E] (ping-pong; the top
+// one [max_sources, max_src, E] when it is the memory), memory [max_sources, max_src, E]
+// unless N::kMemoryIsHidden, input gates [kProjectionRows, G*enc_hidden],
 // embedding scratch, zero h [enc_hidden], f_h and f_c [E] (f_c also holds the running cell states).
 #ifndef EDGENMT_RNN_ENCODER_H_
 #define EDGENMT_RNN_ENCODER_H_
@@ -31,11 +32,14 @@ class Encoder {
   using State = typename N::State;
   using Memory = typename N::Memory;
 
-  Status Prepare(const N* numerics, const Model& model, int32_t max_src_len, Arena* arena,
-                 ErrorDetail* detail);
+  // max_sources: sources whose memories are kept at once (a batch), one slot each.
+  Status Prepare(const N* numerics, const Model& model, int32_t max_src_len,
+                 int32_t max_sources, Arena* arena, ErrorDetail* detail);
 
-  // Encodes src_ids[0, src_len) (ids validated by the caller, 1 <= src_len <= max_src_len).
-  void Encode(const int32_t* src_ids, int32_t src_len);
+  // Encodes src_ids[0, src_len) (ids validated by the caller, 1 <= src_len <= max_src_len)
+  // into slot `slot` (< max_sources): its memory stays until the slot's next Encode; the other
+  // accessors describe this source until the next Encode of any slot.
+  void Encode(int32_t slot, const int32_t* src_ids, int32_t src_len);
 
   int32_t output_size() const { return output_size_; }
   int32_t hidden_size() const { return hidden_size_; }
@@ -43,7 +47,7 @@ class Encoder {
   // Null when no product needs them (integer scheme without additive scores).
   const Hidden* outputs() const { return outputs_; }
   // h̄ [src_len, E] as the attention memory.
-  const Memory* memory() const { return memory_ != nullptr ? memory_ : MemoryAlias(); }
+  const Memory* memory() const { return memory_ != nullptr ? slot_memory_ : MemoryAlias(); }
   const Hidden* final_h() const { return final_h_; }  // [E]
   const State* final_c() const { return final_c_; }   // [E], LSTM only
   // The top layer's cells (their state formats describe f_c's halves).
@@ -74,7 +78,9 @@ class Encoder {
   int32_t* ids_ = nullptr;                     // [max_src]
   Hidden* embed_scratch_ = nullptr;            // N::InputScratchElements(max_src, src_embed)
   Hidden* layer_out_[2] = {nullptr, nullptr};  // [max_src, E]
-  Memory* memory_ = nullptr;                   // [max_src, E] unless kMemoryIsHidden
+  Memory* memory_ = nullptr;     // [max_sources, max_src, E] unless kMemoryIsHidden
+  Memory* slot_memory_ = nullptr;  // the slot being encoded
+  int32_t max_src_len_ = 0;
   typename N::Acc* gates_ = nullptr;           // [kProjectionRows, G*H]
   Hidden* zero_h_ = nullptr;                   // [H]
   Hidden* final_h_ = nullptr;                  // [E]

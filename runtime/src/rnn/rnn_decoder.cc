@@ -13,12 +13,13 @@ namespace edgenmt {
 
 template <class N>
 Status RnnDecoder<N>::Prepare(const Model& model, const KernelTable* kernels,
-                              int32_t max_src_len, int32_t max_rows, Arena* arena,
-                              ErrorDetail* detail) {
+                              const DecoderLimits& limits, Arena* arena, ErrorDetail* detail) {
   const ModelConfig& c = model.config();
-  if (kernels == nullptr || max_src_len < 1 || max_rows < 1) {
+  const int32_t max_rows = limits.max_rows;
+  if (kernels == nullptr || limits.max_src_len < 1 || max_rows < 1 || limits.max_sources < 1 ||
+      limits.max_sources > max_rows) {
     return detail->Fail(Status::kInvalidArgument, "decoder needs kernels, max_src_len >= 1 and "
-                        "max_rows >= 1");
+                        "1 <= max_sources <= max_rows");
   }
   if (c.dec_layers < 1 || c.dec_layers > kMaxRuntimeLayers) {
     return detail->Fail(Status::kUnsupported, "dec_layers ", c.dec_layers,
@@ -48,7 +49,7 @@ Status RnnDecoder<N>::Prepare(const Model& model, const KernelTable* kernels,
   // (and the bridge's, which runs at Encode), then everything a step (and the search) uses.
   arena->SetScratchPhase(ScratchPhase::kCommon);
   EDGENMT_RETURN_IF_ERROR(numerics_.Prepare(model, kernels, max_rows, width, arena, detail));
-  EDGENMT_RETURN_IF_ERROR(PrepareLayers(model, max_src_len, arena, detail));
+  EDGENMT_RETURN_IF_ERROR(PrepareLayers(model, limits, arena, detail));
 
   const size_t rows = static_cast<size_t>(max_rows);
   const size_t H = static_cast<size_t>(hidden_size_);
@@ -80,12 +81,14 @@ Status RnnDecoder<N>::Prepare(const Model& model, const KernelTable* kernels,
 }
 
 template <class N>
-Status RnnDecoder<N>::PrepareLayers(const Model& model, int32_t max_src_len, Arena* arena,
-                                    ErrorDetail* detail) {
+Status RnnDecoder<N>::PrepareLayers(const Model& model, const DecoderLimits& limits,
+                                    Arena* arena, ErrorDetail* detail) {
   const ModelConfig& c = model.config();
+  const int32_t max_src_len = limits.max_src_len;
   const N* n = &numerics_;
   arena->SetScratchPhase(ScratchPhase::kEncode);
-  EDGENMT_RETURN_IF_ERROR(encoder_.Prepare(n, model, max_src_len, arena, detail));
+  EDGENMT_RETURN_IF_ERROR(
+      encoder_.Prepare(n, model, max_src_len, limits.max_sources, arena, detail));
   EDGENMT_RETURN_IF_ERROR(bridge_.Prepare(n, model, arena, detail));
   arena->SetScratchPhase(ScratchPhase::kStep);
   EDGENMT_RETURN_IF_ERROR(n->BindEmbedding(model, "tgt_embed.weight", vocab_size_, c.tgt_embed,
@@ -104,7 +107,8 @@ Status RnnDecoder<N>::PrepareLayers(const Model& model, int32_t max_src_len, Are
     EDGENMT_RETURN_IF_ERROR(cells_[l].Prepare(n, model, b, max_rows_, l > 0, arena, detail));
   }
   if (has_attention()) {
-    EDGENMT_RETURN_IF_ERROR(attention_.Prepare(n, model, max_src_len, max_rows_, arena, detail));
+    EDGENMT_RETURN_IF_ERROR(attention_.Prepare(n, model, max_src_len, max_rows_,
+                                               limits.max_sources, arena, detail));
   }
   EDGENMT_RETURN_IF_ERROR(n->BindMatrix(model, "attn_out.weight", hidden_size_,
                                         context_size_ + hidden_size_, arena, &attn_out_, detail));
@@ -115,44 +119,74 @@ Status RnnDecoder<N>::PrepareLayers(const Model& model, int32_t max_src_len, Are
 
 template <class N>
 void RnnDecoder<N>::Encode(const int32_t* src_ids, int32_t src_len) {
+  EncodeSource(0, src_ids, src_len, 0);
+  rows_ = 1;
+  step_ = 0;
+}
+
+template <class N>
+void RnnDecoder<N>::EncodeSource(int32_t slot, const int32_t* src_ids, int32_t src_len,
+                                 int32_t row) {
   src_len_ = src_len;
-  encoder_.Encode(src_ids, src_len);
-  if (has_attention()) attention_.SetSource(encoder_.outputs(), encoder_.memory(), src_len);
+  encoder_.Encode(slot, src_ids, src_len);
+  if (has_attention()) attention_.SetSource(slot, encoder_.outputs(), encoder_.memory(), src_len);
   typename Bridge<N>::Source source;
   source.final_h = encoder_.final_h();
   source.final_c = encoder_.final_c();
   source.top_forward = &encoder_.top_forward();
   source.top_backward = encoder_.top_backward();
   source.half = encoder_.hidden_size();
-  bridge_.Apply(source, cells_, h_, s_);
-  memset(attentional_, 0, sizeof(Hidden) * static_cast<size_t>(hidden_size_));
-  rows_ = 1;
-  step_ = 0;
+  const int64_t H = hidden_size_;
+  Hidden* h0[kMaxRuntimeLayers] = {};
+  State* s0[kMaxRuntimeLayers] = {};
+  for (int32_t l = 0; l < layers_; ++l) {
+    h0[l] = h_[l] + row * H;
+    s0[l] = s_[l] != nullptr ? s_[l] + row * H : nullptr;
+  }
+  bridge_.Apply(source, cells_, h0, s0);
+  memset(attentional_ + row * H, 0, sizeof(Hidden) * static_cast<size_t>(H));
+  rows_ = row + 1 > rows_ ? row + 1 : rows_;
 }
 
 template <class N>
 void RnnDecoder<N>::Step(const int32_t* prev_tokens, int32_t rows) {
+  const RowBlock block{0, 0, rows, step_};
+  StepBlocks(prev_tokens, &block, 1);
+  ++step_;
+}
+
+template <class N>
+void RnnDecoder<N>::StepBlocks(const int32_t* prev_tokens, const RowBlock* blocks,
+                               int32_t num_blocks) {
+  int32_t rows = 0;
+  for (int32_t b = 0; b < num_blocks; ++b) rows += blocks[b].rows;
   rows_ = rows;
-  const int32_t H = hidden_size_;
+  const int64_t H = hidden_size_;
   const bool bahdanau = attention_type_ == AttentionType::kBahdanau;
+  const auto attend = [&](const Hidden* query) {
+    for (int32_t b = 0; b < num_blocks; ++b) {
+      const RowBlock& block = blocks[b];
+      attention_.Attend(block.slot, block.row_begin, block.rows, query + block.row_begin * H,
+                        block.step);
+    }
+  };
   // Bahdanau attends with the top layer's state before this step.
-  if (bahdanau) attention_.Attend(rows, h_[layers_ - 1], step_);
+  if (bahdanau) attend(h_[layers_ - 1]);
   {
     // Layer 0's input u = [E_tgt[y]; c_t (bahdanau); h̃_{t-1} (input feeding)].
     ProfileScope profile(ProfileStage::kRecurrentCell);
     cells_[0].ProjectEmbedded(rows, prev_tokens, embedding_,
                               bahdanau ? attention_.context() : nullptr, context_size_,
-                              input_feeding_ ? attentional_ : nullptr, H, gates_,
+                              input_feeding_ ? attentional_ : nullptr, hidden_size_, gates_,
                               input_scratch_);
     cells_[0].StepProjected(rows, gates_, h_[0], s_[0], h_[0], s_[0]);
   }
   for (int32_t l = 1; l < layers_; ++l) {
     cells_[l].Step(rows, h_[l - 1], h_[l], s_[l], h_[l], s_[l]);
   }
-  if (has_attention() && !bahdanau) attention_.Attend(rows, h_[layers_ - 1], step_);
+  if (has_attention() && !bahdanau) attend(h_[layers_ - 1]);
   AttentionalOutput(rows);
   Generate(rows);
-  ++step_;
 }
 
 // h̃_t = tanh(W_c [c_t; h_t]) (tanh(W_c h_t) without attention).

@@ -34,13 +34,18 @@ class RnnDecoder final : public SequenceDecoder {
   using Acc = typename N::Acc;
 
   // `kernels` must outlive the decoder (GetKernelTable returns static tables).
-  Status Prepare(const Model& model, const KernelTable* kernels, int32_t max_src_len,
-                 int32_t max_rows, Arena* arena, ErrorDetail* detail);
+  Status Prepare(const Model& model, const KernelTable* kernels, const DecoderLimits& limits,
+                 Arena* arena, ErrorDetail* detail);
   N& numerics() { return numerics_; }
 
   void Encode(const int32_t* src_ids, int32_t src_len) override;
   void Step(const int32_t* prev_tokens, int32_t rows) override;
   void Reorder(const int32_t* parents, int32_t new_rows) override;
+  void EncodeSource(int32_t slot, const int32_t* src_ids, int32_t src_len, int32_t row) override;
+  void StepBlocks(const int32_t* prev_tokens, const RowBlock* blocks, int32_t num_blocks) override;
+  int32_t attention_row_stride() const override {
+    return has_attention() ? attention_.max_src_len() : 0;
+  }
   float* log_probs() override { return log_probs_; }
   int32_t* log_probs_q16() override;
   const float* attention() const override {
@@ -54,7 +59,7 @@ class RnnDecoder final : public SequenceDecoder {
 
  private:
   bool has_attention() const { return attention_type_ != AttentionType::kNone; }
-  Status PrepareLayers(const Model& model, int32_t max_src_len, Arena* arena,
+  Status PrepareLayers(const Model& model, const DecoderLimits& limits, Arena* arena,
                        ErrorDetail* detail);
   void AttentionalOutput(int32_t rows);
   void Generate(int32_t rows);

@@ -37,7 +37,8 @@ struct ScoreMath<int32_t> {
 
 Status BeamSearch::Prepare(int32_t max_beam, int32_t max_nbest, int32_t max_tgt_len,
                            int32_t max_src_len, int32_t vocab_size, bool model_has_attention,
-                           bool keep_attention, Arena* arena, ErrorDetail* detail) {
+                           bool keep_attention, bool persistent, Arena* arena,
+                           ErrorDetail* detail) {
   if (max_beam < 1 || max_nbest < 1 || max_nbest > max_beam || max_tgt_len < 1 ||
       max_src_len < 1 || vocab_size < 1) {
     return detail->Fail(Status::kInvalidArgument, "search limits need 1 <= max_nbest <= "
@@ -57,23 +58,23 @@ Status BeamSearch::Prepare(int32_t max_beam, int32_t max_nbest, int32_t max_tgt_
   const size_t src = static_cast<size_t>(max_src_len);
   // Scores are float or int32 (both 4 bytes) depending on the decoder: raw storage.
   static_assert(sizeof(float) == sizeof(int32_t), "score storage is shared");
-  live_scores_ = arena->AllocateScratchArray<int32_t>(beam);
-  next_scores_ = arena->AllocateScratchArray<int32_t>(beam);
-  live_tokens_ = arena->AllocateScratchArray<int32_t>(beam);
-  next_tokens_ = arena->AllocateScratchArray<int32_t>(beam);
-  next_parents_ = arena->AllocateScratchArray<int32_t>(beam);
-  cand_scores_ = arena->AllocateScratchArray<int32_t>(beam);
-  cand_parents_ = arena->AllocateScratchArray<int32_t>(beam);
-  cand_tokens_ = arena->AllocateScratchArray<int32_t>(beam);
-  history_parents_ = arena->AllocateScratchArray<int32_t>(steps, beam);
-  history_tokens_ = arena->AllocateScratchArray<int32_t>(steps, beam);
+  live_scores_ = Buffer<int32_t>(arena, persistent, beam);
+  next_scores_ = Buffer<int32_t>(arena, persistent, beam);
+  live_tokens_ = Buffer<int32_t>(arena, persistent, beam);
+  next_tokens_ = Buffer<int32_t>(arena, persistent, beam);
+  next_parents_ = Buffer<int32_t>(arena, persistent, beam);
+  cand_scores_ = Buffer<int32_t>(arena, persistent, beam);
+  cand_parents_ = Buffer<int32_t>(arena, persistent, beam);
+  cand_tokens_ = Buffer<int32_t>(arena, persistent, beam);
+  history_parents_ = Buffer<int32_t>(arena, persistent, steps, beam);
+  history_tokens_ = Buffer<int32_t>(arena, persistent, steps, beam);
   if (track_coverage_) {
-    coverage_ = arena->AllocateScratchArray<float>(beam, src);
-    coverage_next_ = arena->AllocateScratchArray<float>(beam, src);
+    coverage_ = Buffer<float>(arena, persistent, beam, src);
+    coverage_next_ = Buffer<float>(arena, persistent, beam, src);
   }
-  if (keep_attention_) attention_history_ = arena->AllocateScratchArray<float>(steps, beam, src);
-  finished_ = arena->AllocateScratchArray<Finished>(beam);
-  order_ = arena->AllocateScratchArray<int32_t>(beam);
+  if (keep_attention_) attention_history_ = Buffer<float>(arena, persistent, steps, beam, src);
+  finished_ = Buffer<Finished>(arena, persistent, beam);
+  order_ = Buffer<int32_t>(arena, persistent, beam);
   result_ids_ = arena->AllocateArray<int32_t>(static_cast<size_t>(max_nbest), steps);
   if (keep_attention_) {
     result_attention_ = arena->AllocateArray<float>(static_cast<size_t>(max_nbest), steps, src);
@@ -158,137 +159,155 @@ float BeamSearch::FinalScore(const DecodingOptions& options, float log_prob, int
 }
 
 void BeamSearch::Run(SequenceDecoder* decoder, const DecodingOptions& options) {
-  if (int32_t* exact = decoder->log_probs_q16()) {
-    RunScored<int32_t>(decoder, exact, options);
-  } else {
-    RunScored<float>(decoder, decoder->log_probs(), options);
+  const bool exact = decoder->log_probs_q16() != nullptr;
+  Begin(options, decoder->src_len(), decoder->vocab_size(), decoder->bos_id(), decoder->eos_id());
+  for (;;) {
+    {
+      ProfileScope step(ProfileStage::kDecoderStep);
+      decoder->Step(live_tokens_, live_);
+    }
+    const bool done = exact ? Advance(decoder->log_probs_q16(), decoder->attention())
+                            : Advance(decoder->log_probs(), decoder->attention());
+    if (done) break;
+    decoder->Reorder(next_parents_, live_);
   }
 }
 
+void BeamSearch::Begin(const DecodingOptions& options, int32_t src_len, int32_t vocab_size,
+                       int32_t bos_id, int32_t eos_id) {
+  options_ = options;
+  src_len_ = src_len;
+  vocab_size_ = vocab_size;
+  eos_id_ = eos_id;
+  max_steps_ = MaxSteps(options, src_len);
+  use_coverage_ = track_coverage_ && options.beta > 0.0f;
+  num_finished_ = 0;
+  num_results_ = 0;
+  steps_ = 0;
+  live_ = 1;
+  live_scores_[0] = 0;  // 0.0f and Q15.16 zero share the bits
+  live_tokens_[0] = bos_id;
+  if (use_coverage_) memset(coverage_, 0, sizeof(float) * static_cast<size_t>(src_len));
+}
+
+bool BeamSearch::Advance(float* log_probs, const float* attention) {
+  return AdvanceScored<float>(log_probs, attention);
+}
+bool BeamSearch::Advance(int32_t* log_probs_q16, const float* attention) {
+  return AdvanceScored<int32_t>(log_probs_q16, attention);
+}
+
+// One step of docs/MODEL.md's search at step t = steps_: masks, selects, finishes; true when
+// the search is over (results built), else next_parents_ / live_ describe the next rows.
 template <typename Score>
-void BeamSearch::RunScored(SequenceDecoder* decoder, Score* log_probs, const DecodingOptions& options) {
+bool BeamSearch::AdvanceScored(Score* log_probs, const float* attention) {
   using Math = ScoreMath<Score>;
+  const DecodingOptions& options = options_;
   Score* live_scores = Scores<Score>(live_scores_);
   Score* next_scores = Scores<Score>(next_scores_);
   const Score* cand_scores = Scores<Score>(cand_scores_);
-  const int32_t S = decoder->src_len();
-  const int32_t V = decoder->vocab_size();
-  const int32_t eos = decoder->eos_id();
+  const int32_t S = src_len_;
+  const int32_t V = vocab_size_;
+  const int32_t eos = eos_id_;
   const int32_t K = options.beam;
   const int32_t N = options.nbest;
-  const int32_t max_steps = MaxSteps(options, S);
-  const bool use_coverage = track_coverage_ && options.beta > 0.0f;
+  const int32_t max_steps = max_steps_;
+  const bool use_coverage = use_coverage_;
   const size_t cov_row_bytes = sizeof(float) * static_cast<size_t>(S);
-
-  num_finished_ = 0;
-  num_results_ = 0;
-  int32_t live = 1;
-  live_scores[0] = 0;
-  live_tokens_[0] = decoder->bos_id();
-  if (use_coverage) memset(coverage_, 0, cov_row_bytes);
-
-  int32_t t = 0;
-  for (; t < max_steps; ++t) {
-    {
-      ProfileScope step(ProfileStage::kDecoderStep);
-      decoder->Step(live_tokens_, live);
-    }
-    if (t < options.min_len) {
-      for (int32_t r = 0; r < live; ++r) log_probs[static_cast<int64_t>(r) * V + eos] = Math::Masked();
-    }
-    const float* attention = decoder->attention();
-    if (keep_attention_) {
-      memcpy(attention_history_ + static_cast<int64_t>(t) * max_beam_ * S, attention,
-             cov_row_bytes * static_cast<size_t>(live));
-    }
-    if (use_coverage) {
-      for (int32_t r = 0; r < live; ++r) {
-        float* cov = coverage_ + static_cast<int64_t>(r) * S;
-        const float* a = attention + static_cast<int64_t>(r) * S;
-        for (int32_t s = 0; s < S; ++s) cov[s] += a[s];
-      }
-    }
-
-    const int32_t kept = SelectCandidates(log_probs, live, V, K - num_finished_);
-    int32_t next_live = 0;
-    int32_t* step_parents = history_parents_ + static_cast<int64_t>(t) * max_beam_;
-    int32_t* step_tokens = history_tokens_ + static_cast<int64_t>(t) * max_beam_;
-    for (int32_t j = 0; j < kept; ++j) {
-      const int32_t parent = cand_parents_[j];
-      if (cand_tokens_[j] == eos) {
-        Finished& f = finished_[num_finished_++];
-        f.length = t;
-        f.row = parent;
-        f.eos = true;
-        f.log_prob = Math::ToFloat(cand_scores[j]);
-        f.score = FinalScore(options, f.log_prob, t,
-                             use_coverage ? coverage_ + static_cast<int64_t>(parent) * S : nullptr,
-                             S);
-      } else {
-        next_parents_[next_live] = parent;
-        next_tokens_[next_live] = cand_tokens_[j];
-        next_scores[next_live] = cand_scores[j];
-        step_parents[next_live] = parent;
-        step_tokens[next_live] = cand_tokens_[j];
-        ++next_live;
-      }
-    }
-    if (next_live == 0) {
-      ++t;
-      break;
-    }
-    decoder->Reorder(next_parents_, next_live);
-    if (use_coverage) {
-      for (int32_t r = 0; r < next_live; ++r) {
-        memcpy(coverage_next_ + static_cast<int64_t>(r) * S,
-               coverage_ + static_cast<int64_t>(next_parents_[r]) * S, cov_row_bytes);
-      }
-      float* swap = coverage_;
-      coverage_ = coverage_next_;
-      coverage_next_ = swap;
-    }
-    live = next_live;
-    memcpy(live_scores, next_scores, sizeof(Score) * static_cast<size_t>(live));
-    memcpy(live_tokens_, next_tokens_, sizeof(int32_t) * static_cast<size_t>(live));
-
-    if (t + 1 == max_steps) {
-      // Forced end: every live hypothesis finishes in live order, no extra log-prob or token.
-      for (int32_t r = 0; r < live; ++r) {
-        Finished& f = finished_[num_finished_++];
-        f.length = t + 1;
-        f.row = r;
-        f.eos = false;
-        f.log_prob = Math::ToFloat(live_scores[r]);
-        f.score = FinalScore(options, f.log_prob, t + 1,
-                             use_coverage ? coverage_ + static_cast<int64_t>(r) * S : nullptr, S);
-      }
-      live = 0;
-      ++t;
-      break;
-    }
-    // Early stop: no live hypothesis can beat the N-th best finished score any more.
-    if (num_finished_ >= N) {
-      Score best_live = live_scores[0];
-      for (int32_t r = 1; r < live; ++r) best_live = live_scores[r] > best_live ? live_scores[r] : best_live;
-      const float bound = Math::ToFloat(best_live) / LengthPenalty(options.alpha, max_steps + 1);
-      // N-th best finished score: count how many finished scores are strictly better.
-      float nth = 0.0f;
-      for (int32_t i = 0; i < num_finished_; ++i) {
-        int32_t better = 0, equal_before = 0;
-        for (int32_t j = 0; j < num_finished_; ++j) {
-          if (finished_[j].score > finished_[i].score) ++better;
-          else if (finished_[j].score == finished_[i].score && j < i) ++equal_before;
-        }
-        if (better + equal_before == N - 1) nth = finished_[i].score;
-      }
-      if (bound < nth) {
-        ++t;
-        break;
-      }
+  const int32_t t = steps_;
+  const int32_t live = live_;
+  if (t < options.min_len) {
+    for (int32_t r = 0; r < live; ++r) log_probs[static_cast<int64_t>(r) * V + eos] = Math::Masked();
+  }
+  if (keep_attention_) {
+    memcpy(attention_history_ + static_cast<int64_t>(t) * max_beam_ * S, attention,
+           cov_row_bytes * static_cast<size_t>(live));
+  }
+  if (use_coverage) {
+    for (int32_t r = 0; r < live; ++r) {
+      float* cov = coverage_ + static_cast<int64_t>(r) * S;
+      const float* a = attention + static_cast<int64_t>(r) * S;
+      for (int32_t s = 0; s < S; ++s) cov[s] += a[s];
     }
   }
-  steps_ = t;
-  BuildResults(options, S);
+
+  const int32_t kept = SelectCandidates(log_probs, live, V, K - num_finished_);
+  int32_t next_live = 0;
+  int32_t* step_parents = history_parents_ + static_cast<int64_t>(t) * max_beam_;
+  int32_t* step_tokens = history_tokens_ + static_cast<int64_t>(t) * max_beam_;
+  for (int32_t j = 0; j < kept; ++j) {
+    const int32_t parent = cand_parents_[j];
+    if (cand_tokens_[j] == eos) {
+      Finished& f = finished_[num_finished_++];
+      f.length = t;
+      f.row = parent;
+      f.eos = true;
+      f.log_prob = Math::ToFloat(cand_scores[j]);
+      f.score = FinalScore(options, f.log_prob, t,
+                           use_coverage ? coverage_ + static_cast<int64_t>(parent) * S : nullptr,
+                           S);
+    } else {
+      next_parents_[next_live] = parent;
+      next_tokens_[next_live] = cand_tokens_[j];
+      next_scores[next_live] = cand_scores[j];
+      step_parents[next_live] = parent;
+      step_tokens[next_live] = cand_tokens_[j];
+      ++next_live;
+    }
+  }
+  if (next_live == 0) return Finish(t + 1);
+  if (use_coverage) {
+    for (int32_t r = 0; r < next_live; ++r) {
+      memcpy(coverage_next_ + static_cast<int64_t>(r) * S,
+             coverage_ + static_cast<int64_t>(next_parents_[r]) * S, cov_row_bytes);
+    }
+    float* swap = coverage_;
+    coverage_ = coverage_next_;
+    coverage_next_ = swap;
+  }
+  live_ = next_live;
+  memcpy(live_scores, next_scores, sizeof(Score) * static_cast<size_t>(next_live));
+  memcpy(live_tokens_, next_tokens_, sizeof(int32_t) * static_cast<size_t>(next_live));
+
+  if (t + 1 == max_steps) {
+    // Forced end: every live hypothesis finishes in live order, no extra log-prob or token.
+    for (int32_t r = 0; r < next_live; ++r) {
+      Finished& f = finished_[num_finished_++];
+      f.length = t + 1;
+      f.row = r;
+      f.eos = false;
+      f.log_prob = Math::ToFloat(live_scores[r]);
+      f.score = FinalScore(options, f.log_prob, t + 1,
+                           use_coverage ? coverage_ + static_cast<int64_t>(r) * S : nullptr, S);
+    }
+    return Finish(t + 1);
+  }
+  // Early stop: no live hypothesis can beat the N-th best finished score any more.
+  if (num_finished_ >= N) {
+    Score best_live = live_scores[0];
+    for (int32_t r = 1; r < next_live; ++r) best_live = live_scores[r] > best_live ? live_scores[r] : best_live;
+    const float bound = Math::ToFloat(best_live) / LengthPenalty(options.alpha, max_steps + 1);
+    // N-th best finished score: count how many finished scores are strictly better.
+    float nth = 0.0f;
+    for (int32_t i = 0; i < num_finished_; ++i) {
+      int32_t better = 0, equal_before = 0;
+      for (int32_t j = 0; j < num_finished_; ++j) {
+        if (finished_[j].score > finished_[i].score) ++better;
+        else if (finished_[j].score == finished_[i].score && j < i) ++equal_before;
+      }
+      if (better + equal_before == N - 1) nth = finished_[i].score;
+    }
+    if (bound < nth) return Finish(t + 1);
+  }
+  steps_ = t + 1;
+  return false;
+}
+
+bool BeamSearch::Finish(int32_t steps) {
+  steps_ = steps;
+  live_ = 0;
+  BuildResults(options_, src_len_);
+  return true;
 }
 
 void BeamSearch::BuildResults(const DecodingOptions& options, int32_t src_len) {

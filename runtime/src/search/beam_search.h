@@ -37,14 +37,29 @@ struct SearchResult {
 class BeamSearch {
  public:
   Status Prepare(int32_t max_beam, int32_t max_nbest, int32_t max_tgt_len, int32_t max_src_len,
-                 int32_t vocab_size, bool model_has_attention, bool keep_attention, Arena* arena,
-                 ErrorDetail* detail);
+                 int32_t vocab_size, bool model_has_attention, bool keep_attention,
+                 bool persistent, Arena* arena, ErrorDetail* detail);
 
   // Searches on a decoder that has just been Encode()d. Options must already be validated
   // (ValidateDecodingOptions) and within the limits given to Prepare (beam <= max_beam, nbest
   // <= max_nbest, the effective max_steps <= max_tgt_len). Attention is kept whenever Prepare
   // reserved it; return_attention is the caller's business.
   void Run(SequenceDecoder* decoder, const DecodingOptions& options);
+
+  // The same search one step at a time, for a caller that steps the decoder itself (several
+  // searches over one batched decoder, Translator::TranslateBatch): Begin, then per step the
+  // decoder advances live() rows fed live_tokens(), and Advance takes that step's log-probs
+  // ([live(), vocab_size], Q15.16 for an integer decoder, masked in place) and attention
+  // ([live(), src_len] or null without attention). It returns true when the search is over
+  // (results ready, live() == 0); otherwise the decoder's next rows are parents()[0, live()).
+  // Run is exactly this loop. Begin's options follow Run's contract.
+  void Begin(const DecodingOptions& options, int32_t src_len, int32_t vocab_size,
+             int32_t bos_id, int32_t eos_id);
+  bool Advance(float* log_probs, const float* attention);
+  bool Advance(int32_t* log_probs_q16, const float* attention);
+  int32_t live() const { return live_; }
+  const int32_t* live_tokens() const { return live_tokens_; }
+  const int32_t* parents() const { return next_parents_; }
 
   // max_steps of docs/MODEL.md for a source of src_len tokens.
   static int32_t MaxSteps(const DecodingOptions& options, int32_t src_len);
@@ -65,7 +80,15 @@ class BeamSearch {
 
   // Score: float, or int32 Q15.16 for decoders with exact integer log-probs (log_probs_q16).
   template <typename Score>
-  void RunScored(SequenceDecoder* decoder, Score* log_probs, const DecodingOptions& options);
+  bool AdvanceScored(Score* log_probs, const float* attention);
+  bool Finish(int32_t steps);
+  // Search state lives in scratch, or in persistent memory where other phases (a batch's
+  // encoder) run between steps.
+  template <typename T, typename... Dims>
+  static T* Buffer(Arena* arena, bool persistent, size_t count, Dims... dims) {
+    return persistent ? arena->AllocateArray<T>(count, dims...)
+                      : arena->AllocateScratchArray<T>(count, dims...);
+  }
   template <typename Score>
   int32_t SelectCandidates(const Score* log_probs, int32_t rows, int32_t vocab, int32_t count);
   template <typename Score>
@@ -101,6 +124,14 @@ class BeamSearch {
   int32_t* result_ids_ = nullptr;       // [max_nbest, max_tgt_len]
   float* result_attention_ = nullptr;   // [max_nbest, max_tgt_len, max_src]
   SearchResult* results_ = nullptr;     // [max_nbest]
+
+  DecodingOptions options_{};  // of the search in progress (Begin)
+  int32_t src_len_ = 0;
+  int32_t vocab_size_ = 0;
+  int32_t eos_id_ = 0;
+  int32_t max_steps_ = 0;
+  bool use_coverage_ = false;
+  int32_t live_ = 0;
 
   int32_t num_finished_ = 0;
   int32_t num_results_ = 0;
