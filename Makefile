@@ -25,7 +25,8 @@
 #                 are skipped there (ASAN_SKIP_LABELS)
 #   make bench    words/s, µs/word, peak RSS, model size, WER and weight-read floor: edgenmt
 #                 vs PyTorch (float, dynamic int8) and ONNX Runtime (float, int8), BENCH_WORDS words,
-#                 each row the median of BENCH_REPEAT interleaved passes
+#                 each row the median of BENCH_REPEAT interleaved passes; throughput rows
+#                 (--batch 8/32, --threads 2) against the int8 peak of one core
 #   make bench-arm  instructions per word of every ARM target under QEMU (QEMU gives no timings):
 #                 the Cortex-M firmware (-icount), the aarch64/armv7 CLI per scheme, backend and
 #                 search (a TCG plugin counts), ONNX Runtime's arm64 library under the same
@@ -158,6 +159,8 @@ fuzz: deps
 # edgenmt against its peers (PyTorch float and dynamic int8, ONNX Runtime float and int8), side
 # by side in one table with the weight-read floor and the read bandwidth of each working set
 # (tools/bench/bench.py), one thread each (checked), each row the median of BENCH_REPEAT passes;
+# then the --batch / --threads rows and the int8 peak (tools/bench/batching.py, int8_peak.c) with
+# batch_speedup=X threads_speedup=Y mac_efficiency=Z third from last;
 # the last line gives the default backend's int8 greedy speedup over each peer. setup_node.sh
 # installs onnxruntime-node into build/bench-node once (npm registry).
 bench: deps build models
