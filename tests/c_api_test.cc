@@ -179,6 +179,11 @@ TEST_F(CApiTest, TranslateBatchGivesEachSourceItsOwnResult) {
   enmt_limits limits;
   enmt_limits_default(model_, &limits);
   EXPECT_EQ(limits.max_batch, 1);
+  size_t one = 0, zero = 0;
+  ASSERT_EQ(enmt_required_arena_bytes(model_, &limits, &one), ENMT_OK);
+  limits.max_batch = 0;  // a struct zeroed by hand: taken as 1
+  ASSERT_EQ(enmt_required_arena_bytes(model_, &limits, &zero), ENMT_OK);
+  EXPECT_EQ(zero, one);
   limits.max_beam = 5;
   limits.max_nbest = 3;
   limits.max_batch = 3;

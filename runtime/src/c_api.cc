@@ -43,7 +43,7 @@ edgenmt::SessionLimits ToLimits(const enmt_limits& in) {
   limits.max_tgt_len = in.max_tgt_len;
   limits.backend = static_cast<edgenmt::KernelBackend>(in.backend);
   limits.attention = in.attention != 0;
-  limits.max_batch = in.max_batch;
+  limits.max_batch = in.max_batch == 0 ? 1 : in.max_batch;  // 0: a struct zeroed by hand
   return limits;
 }
 static_assert(sizeof(enmt_limits) == 7 * 4, "a new enmt_limits field needs ToLimits");

@@ -80,8 +80,8 @@ typedef struct enmt_limits {
   int32_t max_tgt_len; /* output tokens; 0 = the model's default max_len */
   int32_t backend;     /* ENMT_BACKEND_*; enmt_limits_default: enmt_default_backend() */
   int32_t attention;   /* nonzero: keep per-step attention so options may return it */
-  int32_t max_batch;   /* sources enmt_translate_batch decodes together, >= 1; 1 (the default)
-                          sizes the arena exactly as without batching */
+  int32_t max_batch;   /* sources enmt_translate_batch decodes together; 1 (the default; 0 is
+                          taken as 1) sizes the arena exactly as without batching */
 } enmt_limits;
 
 typedef struct enmt_options {
