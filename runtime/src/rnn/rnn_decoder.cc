@@ -136,6 +136,32 @@ void RnnDecoder<N>::EncodeSource(int32_t slot, const int32_t* src_ids, int32_t s
   source.top_forward = &encoder_.top_forward();
   source.top_backward = encoder_.top_backward();
   source.half = encoder_.hidden_size();
+  InitialState(source, row);
+}
+
+template <class N>
+void RnnDecoder<N>::EncodeSources(int32_t count, const int32_t* slots,
+                                  const int32_t* const* src_ids, const int32_t* src_lens,
+                                  int32_t first_row) {
+  if (count == 1) return EncodeSource(slots[0], src_ids[0], src_lens[0], first_row);
+  encoder_.EncodeBatch(count, src_ids, src_lens, slots);
+  typename Bridge<N>::Source source;
+  source.top_forward = &encoder_.top_forward();
+  source.top_backward = encoder_.top_backward();
+  source.half = encoder_.hidden_size();
+  for (int32_t k = 0; k < count; ++k) {
+    if (has_attention()) {
+      attention_.SetSource(slots[k], encoder_.batch_outputs(k), encoder_.batch_memory(k),
+                           src_lens[k]);
+    }
+    source.final_h = encoder_.batch_final_h(k);
+    source.final_c = encoder_.batch_final_c(k);
+    InitialState(source, first_row + k);
+  }
+}
+
+template <class N>
+void RnnDecoder<N>::InitialState(const typename Bridge<N>::Source& source, int32_t row) {
   const int64_t H = hidden_size_;
   Hidden* h0[kMaxRuntimeLayers] = {};
   State* s0[kMaxRuntimeLayers] = {};
