@@ -88,8 +88,12 @@ Status Translator::TranslateBatch(const char* const* sources, const size_t* leng
   for (;;) {
     // Admit waiting sources into free slots, encoded together; their initial rows go after
     // the live ones.
+    // Sources join in groups of at least a quarter of the batch (or whatever is left), so the
+    // encoder runs several together; meanwhile the others keep their rows busy.
     int32_t num_admitted = 0;
-    while (num_free > 0 && next < count) {
+    const int32_t group = batch / 4 > 1 ? batch / 4 : 1;
+    const bool admit = num_free >= group || num_active == 0 || count - next <= num_free;
+    while (admit && num_free > 0 && next < count) {
       const int32_t index = next++;
       const int32_t slot = s.free_slots[num_free - 1];
       int32_t* ids = s.src_ids + slot * max_src;

@@ -48,7 +48,8 @@ Status RnnDecoder<N>::Prepare(const Model& model, const KernelTable* kernels,
   // Scratch phases: the numerics' per-operation temporaries are common, then the encoder's
   // (and the bridge's, which runs at Encode), then everything a step (and the search) uses.
   arena->SetScratchPhase(ScratchPhase::kCommon);
-  EDGENMT_RETURN_IF_ERROR(numerics_.Prepare(model, kernels, max_rows, width, arena, detail));
+  EDGENMT_RETURN_IF_ERROR(
+      numerics_.Prepare(model, kernels, max_rows, width, arena, detail, limits.max_sources));
   EDGENMT_RETURN_IF_ERROR(PrepareLayers(model, limits, arena, detail));
 
   const size_t rows = static_cast<size_t>(max_rows);
@@ -189,11 +190,13 @@ void RnnDecoder<N>::StepBlocks(const int32_t* prev_tokens, const RowBlock* block
   rows_ = rows;
   const int64_t H = hidden_size_;
   const bool bahdanau = attention_type_ == AttentionType::kBahdanau;
+  // What depends on the query alone runs over every row at once, the rest per source.
   const auto attend = [&](const Hidden* query) {
+    attention_.ProjectQueries(rows, query);
     for (int32_t b = 0; b < num_blocks; ++b) {
       const RowBlock& block = blocks[b];
-      attention_.Attend(block.slot, block.row_begin, block.rows, query + block.row_begin * H,
-                        block.step);
+      attention_.AttendProjected(block.slot, block.row_begin, block.rows,
+                                 query + block.row_begin * H, block.step);
     }
   };
   // Bahdanau attends with the top layer's state before this step.
