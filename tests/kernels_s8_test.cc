@@ -3,6 +3,7 @@
 // precision for float outputs and the fixed-point nonlinearities (stated tolerances). Random
 // shapes from fixed seeds plus edge shapes: one row, K = 1, 3, 7, 17, 33, 127, 128, 255.
 #include "kernels/kernels_s8.h"
+#include "kernels/kernel_table.h"
 
 #include <gtest/gtest.h>
 
@@ -112,9 +113,10 @@ TEST(FullyConnectedS8Hybrid, MatchesDoublePrecisionLoop) {
         bias[m] = 0.1f * static_cast<float>(static_cast<int>(rng() % 21) - 10);
       }
       std::vector<float> y(rows * out, 1.0f);
-      std::vector<int8_t> scratch(k);
+      std::vector<int8_t> scratch(static_cast<size_t>(kHybridScratchRows) * k);
       ref_fully_connected_s8_hybrid(rows, k, out, x.data(), w.data(), w_scales.data(), bias.data(),
-                                    y.data(), /*accumulate=*/true, scratch.data());
+                                    y.data(), /*accumulate=*/true, scratch.data(),
+                                    kHybridScratchRows);
       for (int r = 0; r < rows; ++r) {
         // Naive: per-row scale, round half away, exact int64 dot, double rescale.
         double max_abs = 0;

@@ -25,7 +25,11 @@ struct Shape {
 constexpr Shape kShapes[] = {{1, 1, 1},   {1, 3, 5},    {2, 15, 4},  {1, 16, 7},  {3, 17, 9},
                              {1, 31, 3},  {1, 32, 64},  {2, 33, 65}, {1, 63, 66}, {4, 64, 4},
                              {1, 65, 1},  {2, 127, 130}, {1, 128, 5}, {1, 160, 640}, {5, 64, 33}, {6, 50, 7}, {3, 129, 12},
-                             {4, 320, 1024}, {1, 576, 256}, {1, 1000, 43}};
+                             {4, 320, 1024}, {1, 576, 256}, {1, 1000, 43},
+                             // Batched products (the panel cores): 8 to 40 rows, edge depths
+                             // and output counts around the 16-output panel.
+                             {8, 33, 17},  {16, 64, 16}, {17, 35, 15}, {32, 256, 40},
+                             {40, 321, 33}, {23, 5, 70}, {19, 160, 1}};
 
 std::vector<int8_t> RandomS8(std::mt19937* rng, size_t n, bool extremes) {
   std::uniform_int_distribution<int> dist(-128, 127);
@@ -101,13 +105,16 @@ TEST_P(SimdKernelsTest, HybridS8BitExact) {
       for (int variant = 0; variant < 4; ++variant) {
         const bool with_bias = variant & 1, accumulate = variant & 2;
         std::vector<float> expected = initial, actual = initial;
-        std::vector<int8_t> scratch(static_cast<size_t>(kHybridScratchRows) * s.depth);
+        // Odd variants: the scratch of a batched session (more rows at once).
+        const int32_t scratch_rows = variant == 1 || variant == 3 ? kHybridBatchScratchRows
+                                                                  : kHybridScratchRows;
+        std::vector<int8_t> scratch(static_cast<size_t>(scratch_rows) * s.depth);
         ref_.fully_connected_s8_hybrid(s.rows, s.depth, s.out, x.data(), w.data(), scales.data(),
                                        with_bias ? bias.data() : nullptr, expected.data(),
-                                       accumulate, scratch.data());
+                                       accumulate, scratch.data(), scratch_rows);
         simd_->fully_connected_s8_hybrid(s.rows, s.depth, s.out, x.data(), w.data(), scales.data(),
                                          with_bias ? bias.data() : nullptr, actual.data(),
-                                         accumulate, scratch.data());
+                                         accumulate, scratch.data(), scratch_rows);
         ASSERT_EQ(actual, expected) << s.rows << "x" << s.depth << "->" << s.out << " variant "
                                     << variant << " extremes " << extremes;
       }
@@ -150,9 +157,9 @@ TEST_P(SimdKernelsTest, HybridQuantizationEdgesBitExact) {
     std::vector<float> expected(out), actual(out);
     std::vector<int8_t> expected_q(depth), actual_q(depth);
     ref_.fully_connected_s8_hybrid(1, depth, out, x.data(), w.data(), scales.data(), nullptr,
-                                   expected.data(), false, expected_q.data());
+                                   expected.data(), false, expected_q.data(), kHybridScratchRows);
     simd_->fully_connected_s8_hybrid(1, depth, out, x.data(), w.data(), scales.data(), nullptr,
-                                     actual.data(), false, actual_q.data());
+                                     actual.data(), false, actual_q.data(), kHybridScratchRows);
     EXPECT_EQ(actual_q, expected_q) << "first value " << x[0];
     EXPECT_EQ(memcmp(actual.data(), expected.data(), out * sizeof(float)), 0) << "first value " << x[0];
   }

@@ -44,6 +44,9 @@ Status Translator::State::PrepareBatch(const SessionLimits& limits, int32_t voca
   blocks = arena->AllocateArray<RowBlock>(batch);
   tokens = arena->AllocateArray<int32_t>(batch, static_cast<size_t>(limits.max_beam));
   parents = arena->AllocateArray<int32_t>(batch, static_cast<size_t>(limits.max_beam));
+  admitted = arena->AllocateArray<int32_t>(batch);
+  admitted_ids = arena->AllocateArray<const int32_t*>(batch);
+  admitted_lens = arena->AllocateArray<int32_t>(batch);
   return Status::kOk;
 }
 
@@ -83,8 +86,14 @@ Status Translator::TranslateBatch(const char* const* sources, const size_t* leng
   int32_t rows = 0;
   int32_t next = 0;
   for (;;) {
-    // Admit waiting sources into free slots; their initial rows go after the live ones.
-    while (num_free > 0 && next < count) {
+    // Admit waiting sources into free slots, encoded together; their initial rows go after
+    // the live ones.
+    // Sources join in groups of at least a quarter of the batch (or whatever is left), so the
+    // encoder runs several together; meanwhile the others keep their rows busy.
+    int32_t num_admitted = 0;
+    const int32_t group = batch / 4 > 1 ? batch / 4 : 1;
+    const bool admit = num_free >= group || num_active == 0 || count - next <= num_free;
+    while (admit && num_free > 0 && next < count) {
       const int32_t index = next++;
       const int32_t slot = s.free_slots[num_free - 1];
       int32_t* ids = s.src_ids + slot * max_src;
@@ -95,15 +104,24 @@ Status Translator::TranslateBatch(const char* const* sources, const size_t* leng
         continue;
       }
       --num_free;
+      s.slots[slot] = BatchSlot{index, src_len, unknown, rows + num_admitted, 0};
+      s.admitted[num_admitted] = slot;
+      s.admitted_ids[num_admitted] = ids;
+      s.admitted_lens[num_admitted] = src_len;
+      ++num_admitted;
+    }
+    if (num_admitted > 0) {
       {
         ProfileScope encoder(ProfileStage::kEncoder);
-        decoder.EncodeSource(slot, ids, src_len, rows);
+        decoder.EncodeSources(num_admitted, s.admitted, s.admitted_ids, s.admitted_lens, rows);
       }
-      s.searches[slot]->Begin(options, src_len, decoder.vocab_size(), decoder.bos_id(),
-                              decoder.eos_id());
-      s.slots[slot] = BatchSlot{index, src_len, unknown, rows, 0};
-      s.active[num_active++] = slot;
-      rows += 1;
+      for (int32_t k = 0; k < num_admitted; ++k) {
+        const int32_t slot = s.admitted[k];
+        s.searches[slot]->Begin(options, s.admitted_lens[k], decoder.vocab_size(),
+                                decoder.bos_id(), decoder.eos_id());
+        s.active[num_active++] = slot;
+      }
+      rows += num_admitted;
     }
     if (num_active == 0) break;
 

@@ -39,6 +39,9 @@ struct Translator::State {
   RowBlock* blocks = nullptr;       // [max_batch]
   int32_t* tokens = nullptr;        // [max_batch * max_beam] decoder input per row
   int32_t* parents = nullptr;       // [max_batch * max_beam] Reorder's
+  int32_t* admitted = nullptr;      // [max_batch] slots encoded together
+  const int32_t** admitted_ids = nullptr;  // [max_batch]
+  int32_t* admitted_lens = nullptr;        // [max_batch]
 
   // The whole arena plan of a session; Init and RequiredArenaBytes both run exactly this.
   // `limits` must already be resolved (no zeros) and validated.

@@ -53,6 +53,10 @@ class SequenceDecoder {
   // memory stays until its next EncodeSource; other slots' rows are untouched.
   virtual void EncodeSource(int32_t slot, const int32_t* src_ids, int32_t src_len,
                             int32_t row) = 0;
+  // The same for count sources at once (encoded together): source k is src_ids[k][0,
+  // src_lens[k]) into slots[k], its initial state into row first_row + k.
+  virtual void EncodeSources(int32_t count, const int32_t* slots, const int32_t* const* src_ids,
+                             const int32_t* src_lens, int32_t first_row) = 0;
   // Advances every row of `blocks` (consecutive, from row 0) by one token, each block against
   // its slot's source at its own step: Step(prev, rows) is one block {0, 0, rows, t}. Outputs
   // as Step's, except attention: a block's weights are [rows, its src_len] contiguous from

@@ -49,6 +49,10 @@ class StepDecoder final : public SequenceDecoder {
   void EncodeSource(int32_t slot, const int32_t* src_ids, int32_t src_len, int32_t row) override {
     active_->EncodeSource(slot, src_ids, src_len, row);
   }
+  void EncodeSources(int32_t count, const int32_t* slots, const int32_t* const* src_ids,
+                     const int32_t* src_lens, int32_t first_row) override {
+    active_->EncodeSources(count, slots, src_ids, src_lens, first_row);
+  }
   void StepBlocks(const int32_t* prev_tokens, const RowBlock* blocks, int32_t num_blocks) override {
     active_->StepBlocks(prev_tokens, blocks, num_blocks);
   }

@@ -48,11 +48,13 @@
      int32_t out_stride))                                                                       \
   /* ---- int8 hybrid (docs/INT8.md): int8 weights, float activations ------------------- */   \
   /* y = x W^T + b with int8 W (per-row scales), x quantized per row into x_scratch         */ \
-  /* ([kHybridScratchRows, in_features] int8: a backend may quantize several rows before    */ \
-  /* reading the weights once for all of them); see ref_fully_connected_s8_hybrid.          */ \
+  /* ([x_scratch_rows, in_features] int8, x_scratch_rows >= kHybridScratchRows: a backend   */ \
+  /* may quantize that many rows before reading the weights once for all of them); see      */ \
+  /* ref_fully_connected_s8_hybrid.                                                         */ \
   X(fully_connected_s8_hybrid, void,                                                            \
     (int32_t rows, int32_t in_features, int32_t out_features, const float* x, const int8_t* w, \
-     const float* w_scales, const float* bias, float* y, bool accumulate, int8_t* x_scratch))  \
+     const float* w_scales, const float* bias, float* y, bool accumulate, int8_t* x_scratch,   \
+     int32_t x_scratch_rows))                                                                   \
   /* Embedding rows of an int8 table with per-row scales, dequantized to float. */             \
   X(embedding_lookup_s8_f32, void,                                                              \
     (int32_t count, const int32_t* ids, const int8_t* table, const float* row_scales,           \

@@ -21,8 +21,11 @@
 
 namespace edgenmt {
 
-// Rows of the hybrid product's activation scratch (KernelTable::fully_connected_s8_hybrid).
+// Rows of the hybrid product's activation scratch (KernelTable::fully_connected_s8_hybrid): at
+// least kHybridScratchRows; sessions that batch sources reserve kHybridBatchScratchRows, so a
+// backend can read each weight once for that many rows.
 constexpr int32_t kHybridScratchRows = 4;
+constexpr int32_t kHybridBatchScratchRows = 16;
 
 // One function pointer per operation of kernels/kernel_operations.h, in its order; nullptr
 // means the backend lacks the operation, and a layer needing it returns kUnsupported at

@@ -42,7 +42,7 @@ void ref_embedding_lookup_s8_f32(int32_t count, const int32_t* ids, const int8_t
 void ref_fully_connected_s8_hybrid(int32_t rows, int32_t in_features, int32_t out_features,
                                    const float* x, const int8_t* w, const float* w_scales,
                                    const float* bias, float* y, bool accumulate,
-                                   int8_t* x_scratch);
+                                   int8_t* x_scratch, int32_t x_scratch_rows);
 
 // Column block of a wider matrix into an int32 accumulation (the int8-full layers use it for
 // inputs made of parts with different scales, e.g. [embedding; h~]): for r < rows, m < out,

@@ -11,7 +11,8 @@
 namespace edgenmt {
 
 Status FloatNumerics::Prepare(const Model& model, const KernelTable* kernels, int32_t max_rows,
-                              int32_t max_width, Arena* arena, ErrorDetail* detail) {
+                              int32_t max_width, Arena* arena, ErrorDetail* detail,
+                              int32_t max_sources) {
   (void)max_rows;
   (void)max_width;
   const QuantScheme scheme = model.config().scheme;
@@ -32,13 +33,14 @@ Status FloatNumerics::Prepare(const Model& model, const KernelTable* kernels, in
   k_ = kernels;
   if (scheme == QuantScheme::kInt8Hybrid) {
     // Input rows quantized a group at a time, by any product: common scratch of
-    // kHybridScratchRows rows of the widest input.
+    // kHybridScratchRows rows of the widest input (more where sources are batched).
     const ModelConfig& c = model.config();
     int32_t cols = DecoderInputSize(c);
     const int32_t others[] = {c.encoder_output_size() + c.dec_hidden, c.src_embed,
                               c.attn_hidden};
     for (int32_t v : others) cols = v > cols ? v : cols;
-    scratch_ = arena->AllocateScratchArray<int8_t>(static_cast<size_t>(kHybridScratchRows) * cols);
+    scratch_rows_ = max_sources > 1 ? kHybridBatchScratchRows : kHybridScratchRows;
+    scratch_ = arena->AllocateScratchArray<int8_t>(static_cast<size_t>(scratch_rows_) * cols);
   }
   return Status::kOk;
 }
@@ -136,7 +138,7 @@ void FloatNumerics::Linear(const Matrix& w, int32_t rows, const Hidden* x, const
     k_->packed_fully_connected_f32(w.packed, rows, x, bias, y);
   } else if (w.s8 != nullptr) {
     k_->fully_connected_s8_hybrid(rows, w.cols, out, x, w.s8, w.row_scales, bias, y, accumulate,
-                                  w.scratch);
+                                  w.scratch, scratch_rows_);
   } else {
     k_->fully_connected_f32(rows, w.cols, out, x, w.f32, bias, y, accumulate);
   }

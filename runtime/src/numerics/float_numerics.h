@@ -67,8 +67,10 @@ class FloatNumerics {
     float* hidden_gates = nullptr;
   };
 
+  // max_sources: sources decoded at once (DecoderLimits); batched sessions get wider product
+  // scratch where the scheme has any.
   Status Prepare(const Model& model, const KernelTable* kernels, int32_t max_rows,
-                 int32_t max_width, Arena* arena, ErrorDetail* detail);
+                 int32_t max_width, Arena* arena, ErrorDetail* detail, int32_t max_sources = 1);
   const KernelTable& kernels() const { return *k_; }
 
   // ---- binding -------------------------------------------------------------------------
@@ -141,7 +143,8 @@ class FloatNumerics {
                       ErrorDetail* detail) const;
 
   const KernelTable* k_ = nullptr;
-  int8_t* scratch_ = nullptr;  // hybrid: [widest input] common scratch of the hybrid kernel
+  int8_t* scratch_ = nullptr;  // hybrid: [scratch_rows_, widest input] the hybrid kernel's
+  int32_t scratch_rows_ = kHybridScratchRows;
 };
 
 }  // namespace edgenmt

@@ -10,7 +10,9 @@
 namespace edgenmt {
 
 Status IntegerNumerics::Prepare(const Model& model, const KernelTable* kernels, int32_t max_rows,
-                                int32_t max_width, Arena* arena, ErrorDetail* detail) {
+                                int32_t max_width, Arena* arena, ErrorDetail* detail,
+                                int32_t max_sources) {
+  (void)max_sources;
   const ModelConfig& c = model.config();
   if (c.scheme != QuantScheme::kInt8Full) {
     return detail->Fail(Status::kInternal, "integer numerics prepared for scheme ",

@@ -45,8 +45,10 @@ class IntegerNumerics {
     int32_t observer_index = 0;
   };
 
+  // max_sources: sources decoded at once (DecoderLimits); batched sessions get wider product
+  // scratch where the scheme has any.
   Status Prepare(const Model& model, const KernelTable* kernels, int32_t max_rows,
-                 int32_t max_width, Arena* arena, ErrorDetail* detail);
+                 int32_t max_width, Arena* arena, ErrorDetail* detail, int32_t max_sources = 1);
   const KernelTable& kernels() const { return *k_; }
 
   // Calibration (the converter, docs/INT8.md "Calibration"): when non-null, every LSTM state

@@ -23,6 +23,7 @@ Status Attention<N>::Prepare(const N* numerics, const Model& model, int32_t max_
   attn_hidden_ = c.attn_hidden;
   window_ = c.window;
   const int32_t E = encoder_size_, H = c.dec_hidden, A = attn_hidden_;
+  query_size_ = H;
   if (type_ == AttentionType::kNone) {
     return detail->Fail(Status::kInternal, "attention layer prepared without attention");
   }
@@ -154,11 +155,8 @@ void Attention<N>::ComputeWindows(int32_t rows, const Hidden* query, int32_t ste
       window_hi_[r] = hi;
     }
   } else if (type_ == AttentionType::kLocalP) {
-    // p_t = S * sigmoid(v_p . tanh(W_p q)).
-    const int32_t A = attn_hidden_;
-    n_->Linear(predict_w_, rows, query, nullptr, predict_, false);
-    n_->TanhToHidden(rows * A, predict_, predict_hidden_);
-    n_->Linear(predict_v_, rows, predict_hidden_, nullptr, logits_, false);
+    // p_t = S * sigmoid(v_p . tanh(W_p q)), the logit from ProjectQueries.
+    (void)query;
     for (int32_t r = 0; r < rows; ++r) {
       n_->LocalPWindow(logits_[r], S, window_, &positions_[r], &window_lo_[r], &window_hi_[r]);
     }
@@ -189,12 +187,10 @@ void Attention<N>::ComputeScores(int32_t rows, const Hidden* query) {
     case ScoreType::kDot:
       n_->DotScores(rows, query, memory_, S, E, window_lo_, window_hi_, scores_);
       break;
-    case ScoreType::kGeneral:
-      n_->Linear(linear_in_, rows, query, nullptr, query_proj_, false);
+    case ScoreType::kGeneral:  // W_a q from ProjectQueries
       n_->GeneralScores(rows, query_proj_, memory_, S, E, window_lo_, window_hi_, scores_);
       break;
-    case ScoreType::kConcat:
-      n_->Linear(query_w_, rows, query, nullptr, query_proj_, false);
+    case ScoreType::kConcat:  // W_q q from ProjectQueries
       AdditiveScores(rows);
       break;
     case ScoreType::kLocation:
@@ -205,8 +201,30 @@ void Attention<N>::ComputeScores(int32_t rows, const Hidden* query) {
 }
 
 template <class N>
+void Attention<N>::ProjectQueries(int32_t rows, const Hidden* query) {
+  ProfileScope profile(ProfileStage::kAttention);
+  if (score_ == ScoreType::kGeneral) {
+    n_->Linear(linear_in_, rows, query, nullptr, query_proj_base_, false);
+  } else if (score_ == ScoreType::kConcat) {
+    n_->Linear(query_w_, rows, query, nullptr, query_proj_base_, false);
+  }
+  if (type_ == AttentionType::kLocalP) {
+    n_->Linear(predict_w_, rows, query, nullptr, predict_base_, false);
+    n_->TanhToHidden(rows * attn_hidden_, predict_base_, predict_hidden_base_);
+    n_->Linear(predict_v_, rows, predict_hidden_base_, nullptr, logits_base_, false);
+  }
+}
+
+template <class N>
 void Attention<N>::Attend(int32_t slot, int32_t row_begin, int32_t rows, const Hidden* query,
                           int32_t step) {
+  ProjectQueries(row_begin + rows, query - static_cast<int64_t>(row_begin) * query_size_);
+  AttendProjected(slot, row_begin, rows, query, step);
+}
+
+template <class N>
+void Attention<N>::AttendProjected(int32_t slot, int32_t row_begin, int32_t rows,
+                                   const Hidden* query, int32_t step) {
   ProfileScope profile(ProfileStage::kAttention);
   Select(slot, row_begin);
   const int32_t S = src_len_;

@@ -43,6 +43,12 @@ class Attention {
   // [rows, H] (h_t, or h_{t-1}^top for bahdanau); step: their decoder step t (local_m).
   // Fills their rows of weights() and context().
   void Attend(int32_t slot, int32_t row_begin, int32_t rows, const Hidden* query, int32_t step);
+  // Attend in two parts, for rows of several sources: what depends on the query alone (the
+  // general / concat query projection, local-p's position logit) for rows [0, rows) at once,
+  // then per block of one source's rows the rest.
+  void ProjectQueries(int32_t rows, const Hidden* query);
+  void AttendProjected(int32_t slot, int32_t row_begin, int32_t rows, const Hidden* query,
+                       int32_t step);
 
   // Row r's weights start at weights() + r * max_src_len and hold that row's source's src_len
   // values (zero outside the window), so the rows of one slot are [rows, src_len] contiguous
@@ -71,6 +77,7 @@ class Attention {
   int32_t encoder_size_ = 0;  // E
   int32_t attn_hidden_ = 0;   // A
   int32_t window_ = 0;        // D
+  int32_t query_size_ = 0;    // H
 
   typename N::Matrix linear_in_;  // general: [E, H]
   typename N::Matrix query_w_;    // concat/bahdanau: [A, H]

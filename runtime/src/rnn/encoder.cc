@@ -38,7 +38,7 @@ Status Encoder<N>::Prepare(const N* numerics, const Model& model, int32_t max_sr
       b.reverse = dir == 1;
       b.observer_index = observer_index++;
       RecurrentCell<N>& cell = dir == 0 ? forward_[l] : backward_[l];
-      EDGENMT_RETURN_IF_ERROR(cell.Prepare(n_, model, b, 1, false, arena, detail));
+      EDGENMT_RETURN_IF_ERROR(cell.Prepare(n_, model, b, max_sources, false, arena, detail));
     }
   }
   const size_t rows = static_cast<size_t>(max_src_len);
@@ -70,6 +70,8 @@ Status Encoder<N>::Prepare(const N* numerics, const Model& model, int32_t max_sr
   zero_h_ = arena->AllocateScratchArray<Hidden>(H);
   final_h_ = arena->AllocateScratchArray<Hidden>(E);
   final_c_ = arena->AllocateScratchArray<State>(E);
+  max_sources_ = max_sources;
+  if (max_sources > 1) return PrepareBatch(model, max_sources, arena);
   return Status::kOk;
 }
 
@@ -135,8 +137,9 @@ void Encoder<N>::Encode(int32_t slot, const int32_t* src_ids, int32_t src_len) {
   Hidden* output = nullptr;
   for (int32_t l = 0; l < layers_; ++l) {
     output = layer_out_[l % 2];
-    // The memory is the top layer's output itself: the slot's own rows.
-    if (N::kMemoryIsHidden && l == layers_ - 1) output += slot_offset;
+    // The memory is the top layer's output itself: the slot's own rows (for every layer
+    // sharing that buffer, so no layer below writes over another slot's memory).
+    if (N::kMemoryIsHidden && l % 2 == (layers_ - 1) % 2) output += slot_offset;
     for (int32_t dir = 0; dir < (bidirectional_ ? 2 : 1); ++dir) {
       RunDirection(dir == 0 ? forward_[l] : backward_[l], l, input, output, dir * H, dir == 1);
     }

@@ -41,6 +41,22 @@ class Encoder {
   // accessors describe this source until the next Encode of any slot.
   void Encode(int32_t slot, const int32_t* src_ids, int32_t src_len);
 
+  // Encodes count (1 <= count <= max_sources) sources at once: source k is src_ids[k][0,
+  // src_lens[k]) into slot slots[k] (distinct). The input projections run over every source's
+  // positions of a block together, the recurrence over every source still running at each
+  // position (sources longer first, so those are a prefix of the rows). Afterwards the batch_*
+  // accessors describe source k, exactly as the single accessors after Encode(slots[k], ...).
+  void EncodeBatch(int32_t count, const int32_t* const* src_ids, const int32_t* src_lens,
+                   const int32_t* slots);
+  const Hidden* batch_outputs(int32_t k) const;
+  const Memory* batch_memory(int32_t k) const;
+  const Hidden* batch_final_h(int32_t k) const {
+    return batch_final_h_ + static_cast<int64_t>(k) * output_size_;
+  }
+  const State* batch_final_c(int32_t k) const {
+    return batch_final_c_ + static_cast<int64_t>(k) * output_size_;
+  }
+
   int32_t output_size() const { return output_size_; }
   int32_t hidden_size() const { return hidden_size_; }
   // h̄ [src_len, E] as inputs of products; row s is (reversed, if configured) position s.
@@ -62,6 +78,11 @@ class Encoder {
   int64_t OutputRow(int32_t layer, int32_t s) const;
   void RunDirection(const RecurrentCell<N>& cell, int32_t layer, const Hidden* input,
                     Hidden* output, int32_t column, bool backward);
+  Status PrepareBatch(const Model& model, int32_t max_sources, Arena* arena);
+  // EncodeBatch's: row p of the recurrence is source order_[p]; source k's layer output.
+  Hidden* BatchOutput(int32_t layer, int32_t k) const;
+  void RunBatchDirection(const RecurrentCell<N>& cell, int32_t layer, int32_t column,
+                         bool backward);
 
   const N* n_ = nullptr;
   CellType cell_ = CellType::kLstm;
@@ -86,6 +107,26 @@ class Encoder {
   Hidden* final_h_ = nullptr;                  // [E]
   State* final_c_ = nullptr;                   // [E]
   const Hidden* outputs_ = nullptr;
+
+  // EncodeBatch (max_sources > 1 only), scratch of the encoder phase unless noted.
+  int32_t max_sources_ = 1;
+  int32_t batch_count_ = 0;
+  int32_t* order_ = nullptr;          // [max_sources] sources by decreasing length
+  int32_t* batch_lens_ = nullptr;     // [max_sources]
+  int32_t* batch_slots_ = nullptr;    // [max_sources]
+  int32_t* batch_ids_ = nullptr;      // [max_sources, max_src] ids in encoder order
+  int32_t* row_ids_ = nullptr;        // [max_sources * kProjectionRows]
+  Hidden* row_input_ = nullptr;       // [max_sources * kProjectionRows, E]
+  Hidden* row_embed_ = nullptr;       // InputScratchElements(those rows, src_embed)
+  typename N::Acc* row_gates_ = nullptr;  // [max_sources * kProjectionRows, G*H]
+  Hidden* batch_h_ = nullptr;         // [max_sources, H]
+  State* batch_state_ = nullptr;      // [max_sources, H]
+  Memory* batch_memory_rows_ = nullptr;  // [max_sources, H] unless kMemoryIsHidden
+  // Layer outputs [max_sources, max_src, E] (ping-pong); with kMemoryIsHidden the top layer
+  // writes the slots' memory instead.
+  Hidden* batch_out_[2] = {nullptr, nullptr};
+  Hidden* batch_final_h_ = nullptr;   // [max_sources, E]
+  State* batch_final_c_ = nullptr;    // [max_sources, E]
 };
 
 }  // namespace edgenmt

@@ -48,7 +48,8 @@ Status RnnDecoder<N>::Prepare(const Model& model, const KernelTable* kernels,
   // Scratch phases: the numerics' per-operation temporaries are common, then the encoder's
   // (and the bridge's, which runs at Encode), then everything a step (and the search) uses.
   arena->SetScratchPhase(ScratchPhase::kCommon);
-  EDGENMT_RETURN_IF_ERROR(numerics_.Prepare(model, kernels, max_rows, width, arena, detail));
+  EDGENMT_RETURN_IF_ERROR(
+      numerics_.Prepare(model, kernels, max_rows, width, arena, detail, limits.max_sources));
   EDGENMT_RETURN_IF_ERROR(PrepareLayers(model, limits, arena, detail));
 
   const size_t rows = static_cast<size_t>(max_rows);
@@ -136,6 +137,32 @@ void RnnDecoder<N>::EncodeSource(int32_t slot, const int32_t* src_ids, int32_t s
   source.top_forward = &encoder_.top_forward();
   source.top_backward = encoder_.top_backward();
   source.half = encoder_.hidden_size();
+  InitialState(source, row);
+}
+
+template <class N>
+void RnnDecoder<N>::EncodeSources(int32_t count, const int32_t* slots,
+                                  const int32_t* const* src_ids, const int32_t* src_lens,
+                                  int32_t first_row) {
+  if (count == 1) return EncodeSource(slots[0], src_ids[0], src_lens[0], first_row);
+  encoder_.EncodeBatch(count, src_ids, src_lens, slots);
+  typename Bridge<N>::Source source;
+  source.top_forward = &encoder_.top_forward();
+  source.top_backward = encoder_.top_backward();
+  source.half = encoder_.hidden_size();
+  for (int32_t k = 0; k < count; ++k) {
+    if (has_attention()) {
+      attention_.SetSource(slots[k], encoder_.batch_outputs(k), encoder_.batch_memory(k),
+                           src_lens[k]);
+    }
+    source.final_h = encoder_.batch_final_h(k);
+    source.final_c = encoder_.batch_final_c(k);
+    InitialState(source, first_row + k);
+  }
+}
+
+template <class N>
+void RnnDecoder<N>::InitialState(const typename Bridge<N>::Source& source, int32_t row) {
   const int64_t H = hidden_size_;
   Hidden* h0[kMaxRuntimeLayers] = {};
   State* s0[kMaxRuntimeLayers] = {};
@@ -163,11 +190,13 @@ void RnnDecoder<N>::StepBlocks(const int32_t* prev_tokens, const RowBlock* block
   rows_ = rows;
   const int64_t H = hidden_size_;
   const bool bahdanau = attention_type_ == AttentionType::kBahdanau;
+  // What depends on the query alone runs over every row at once, the rest per source.
   const auto attend = [&](const Hidden* query) {
+    attention_.ProjectQueries(rows, query);
     for (int32_t b = 0; b < num_blocks; ++b) {
       const RowBlock& block = blocks[b];
-      attention_.Attend(block.slot, block.row_begin, block.rows, query + block.row_begin * H,
-                        block.step);
+      attention_.AttendProjected(block.slot, block.row_begin, block.rows,
+                                 query + block.row_begin * H, block.step);
     }
   };
   // Bahdanau attends with the top layer's state before this step.

@@ -42,6 +42,8 @@ class RnnDecoder final : public SequenceDecoder {
   void Step(const int32_t* prev_tokens, int32_t rows) override;
   void Reorder(const int32_t* parents, int32_t new_rows) override;
   void EncodeSource(int32_t slot, const int32_t* src_ids, int32_t src_len, int32_t row) override;
+  void EncodeSources(int32_t count, const int32_t* slots, const int32_t* const* src_ids,
+                     const int32_t* src_lens, int32_t first_row) override;
   void StepBlocks(const int32_t* prev_tokens, const RowBlock* blocks, int32_t num_blocks) override;
   int32_t attention_row_stride() const override {
     return has_attention() ? attention_.max_src_len() : 0;
@@ -63,6 +65,8 @@ class RnnDecoder final : public SequenceDecoder {
                        ErrorDetail* detail);
   void AttentionalOutput(int32_t rows);
   void Generate(int32_t rows);
+  // The bridge's initial state of `source` into row `row`, h̃ zero.
+  void InitialState(const typename Bridge<N>::Source& source, int32_t row);
   void Gather(void* buffer, size_t row_bytes, const int32_t* parents, int32_t new_rows);
 
   N numerics_;

@@ -136,6 +136,26 @@ float QuantizeRowAvx2(int32_t n, const float* x, int8_t* q) {
   return max_abs / 127.0f;
 }
 
+// StoreHybridOutput over a block, 8 outputs at a time: the same float operations in the same
+// order (no FMA: -ffp-contract=off and separate multiply and add), so bit for bit.
+void HybridOutputBlockAvx2(int32_t n, const int32_t* dots, float x_scale, const float* w_scales,
+                           const float* bias, bool accumulate, float* y) {
+  const __m256 xs = _mm256_set1_ps(x_scale);
+  int32_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    const __m256 scale = _mm256_mul_ps(xs, _mm256_loadu_ps(w_scales + i));
+    __m256 v = _mm256_mul_ps(_mm256_cvtepi32_ps(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(dots + i))), scale);
+    if (bias != nullptr) v = _mm256_add_ps(v, _mm256_loadu_ps(bias + i));
+    if (accumulate) v = _mm256_add_ps(_mm256_loadu_ps(y + i), v);
+    _mm256_storeu_ps(y + i, v);
+  }
+  for (; i < n; ++i) {
+    float v = static_cast<float>(dots[i]) * (x_scale * w_scales[i]);
+    if (bias != nullptr) v += bias[i];
+    y[i] = accumulate ? y[i] + v : v;
+  }
+}
+
 }  // namespace simd
 }  // namespace edgenmt
 #endif  // defined(__x86_64__)

@@ -30,6 +30,16 @@ constexpr int32_t kDotRows = 4;
 using DotS8RowsFn = void (*)(int32_t rows, int32_t depth, const int8_t* x, int32_t x_stride,
                              const int8_t* w, int32_t w_stride, int32_t count, int32_t* acc,
                              int32_t acc_stride);
+// Many activation rows against a panel of up to kPanelColumns weight rows, with no per-output
+// reduction: 1 <= rows <= kPanelRows, 1 <= count <= kPanelColumns, x_sums[r] = the sum of row
+// r's int8 values (exact int32), sums as DotS8RowsFn's. A level has one only where it beats
+// kDotS8Rows on many rows (the batched products of Translator::TranslateBatch).
+constexpr int32_t kPanelRows = 16;
+constexpr int32_t kPanelColumns = 16;
+using DotS8PanelFn = void (*)(int32_t rows, int32_t depth, const int8_t* x, int32_t x_stride,
+                              const int32_t* x_sums, const int8_t* w, int32_t w_stride,
+                              int32_t count, int32_t* acc, int32_t acc_stride);
+
 // The hybrid scheme's activation side: exactly ref_quantize_row_f32_s8 (same scale, same
 // int8 values, bit for bit). Rows whose largest magnitude is 0, below 1e-30 (where ARMv7
 // NEON's flush-to-zero would differ from IEEE) or infinite take the reference itself.
@@ -69,9 +79,16 @@ void DotS8RowsAvx512Vnni(int32_t rows, int32_t depth, const int8_t* x, int32_t x
                          int32_t acc_stride);
 void DotS8Avx512Vnni(int32_t depth, const int8_t* x, const int8_t* w, int32_t w_stride,
                      int32_t count, int32_t* acc);
+// The panel (DotS8PanelFn): 16 weight rows transposed in registers 32 bytes of depth at a
+// time, so each vpdpbusd takes one row's 4 activation bytes broadcast against 16 outputs.
+void DotS8PanelAvx512Vnni(int32_t rows, int32_t depth, const int8_t* x, int32_t x_stride,
+                          const int32_t* x_sums, const int8_t* w, int32_t w_stride,
+                          int32_t count, int32_t* acc, int32_t acc_stride);
 void DotF32Avx2Fma(int32_t depth, const float* x, const float* w, int32_t w_stride, int32_t count,
                    float* acc);
 float QuantizeRowAvx2(int32_t n, const float* x, int8_t* q);
+void HybridOutputBlockAvx2(int32_t n, const int32_t* dots, float x_scale, const float* w_scales,
+                           const float* bias, bool accumulate, float* y);
 #endif
 #if defined(__ARM_NEON)
 void DotS8Neon(int32_t depth, const int8_t* x, const int8_t* w, int32_t w_stride, int32_t count,

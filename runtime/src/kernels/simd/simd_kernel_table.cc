@@ -85,10 +85,59 @@ void FullyConnectedF32(int32_t rows, int32_t in_features, int32_t out_features, 
   }
 }
 
+// Products of at least this many rows take a level's panel core where it has one.
+constexpr int32_t kPanelMinRows = 8;
+
+// rows (<= kPanelRows) activation rows against every output, 16 outputs at a time through the
+// level's panel core; store(r, m0, n, dots) takes row r's sums of outputs [m0, m0 + n). Only
+// batched products come here (hosts and Linux boards), so its 1 KiB block of sums may exceed
+// the runtime's 1 KiB frame limit, which is for the microcontrollers' single-row paths.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wstack-usage="
+template <typename L, typename Store>
+__attribute__((noinline)) void PanelProduct(int32_t rows, int32_t depth, const int8_t* x, int32_t x_stride, const int8_t* w,
+                  int32_t w_stride, int32_t out_features, const Store& store) {
+  int32_t dots[simd::kPanelRows][simd::kPanelColumns];
+  int32_t sums[simd::kPanelRows];
+  for (int32_t r = 0; r < rows; ++r) {
+    const int8_t* row = x + static_cast<int64_t>(r) * x_stride;
+    int32_t sum = 0;
+    for (int32_t k = 0; k < depth; ++k) sum += row[k];
+    sums[r] = sum;
+  }
+  for (int32_t m0 = 0; m0 < out_features; m0 += simd::kPanelColumns) {
+    const int32_t n = BlockSize(out_features, m0, simd::kPanelColumns);
+    L::kDotS8Panel(rows, depth, x, x_stride, sums, w + static_cast<int64_t>(m0) * w_stride,
+                   w_stride, n, &dots[0][0], simd::kPanelColumns);
+    for (int32_t r = 0; r < rows; ++r) store(r, m0, n, dots[r]);
+  }
+}
+#pragma GCC diagnostic pop
+
 template <typename L>
 void FullyConnectedS8Hybrid(int32_t rows, int32_t in_features, int32_t out_features,
                             const float* x, const int8_t* w, const float* w_scales,
-                            const float* bias, float* y, bool accumulate, int8_t* x_scratch) {
+                            const float* bias, float* y, bool accumulate, int8_t* x_scratch,
+                            int32_t x_scratch_rows) {
+  if constexpr (L::kDotS8Panel != nullptr) {
+    if (rows >= kPanelMinRows && x_scratch_rows >= simd::kPanelRows) {
+      float scales[simd::kPanelRows];
+      for (int32_t r0 = 0; r0 < rows; r0 += simd::kPanelRows) {
+        const int32_t group = BlockSize(rows, r0, simd::kPanelRows);
+        for (int32_t r = 0; r < group; ++r) {
+          scales[r] = L::kQuantizeRow(in_features, x + static_cast<int64_t>(r0 + r) * in_features,
+                                      x_scratch + static_cast<int64_t>(r) * in_features);
+        }
+        PanelProduct<L>(group, in_features, x_scratch, in_features, w, in_features, out_features,
+                        [&](int32_t r, int32_t m0, int32_t n, const int32_t* dots) {
+                          L::kHybridOutputBlock(n, dots, scales[r], w_scales + m0,
+                                                bias != nullptr ? bias + m0 : nullptr, accumulate,
+                                                y + static_cast<int64_t>(r0 + r) * out_features + m0);
+                        });
+      }
+      return;
+    }
+  }
   int32_t dots[simd::kDotRows][kOutputBlock];
   float x_scales[simd::kDotRows];
   for (int32_t r0 = 0; r0 < rows; r0 += simd::kDotRows) {
@@ -116,6 +165,22 @@ void FullyConnectedS8S32(int32_t rows, int32_t in_features, int32_t out_features
                          const int8_t* x, int32_t x_stride, const int8_t* w, int32_t w_stride,
                          const int32_t* multiplier, const int32_t* shift, int32_t shift_offset,
                          const int32_t* bias, int32_t* y, bool accumulate) {
+  if constexpr (L::kDotS8Panel != nullptr) {
+    if (rows >= kPanelMinRows) {
+      for (int32_t r0 = 0; r0 < rows; r0 += simd::kPanelRows) {
+        const int32_t group = BlockSize(rows, r0, simd::kPanelRows);
+        PanelProduct<L>(group, in_features, x + static_cast<int64_t>(r0) * x_stride, x_stride, w,
+                        w_stride, out_features,
+                        [&](int32_t r, int32_t m0, int32_t n, const int32_t* dots) {
+                          L::kRequantizeColumnBlock(
+                              n, dots, multiplier + m0, shift + m0, shift_offset,
+                              bias != nullptr ? bias + m0 : nullptr, accumulate,
+                              y + static_cast<int64_t>(r0 + r) * out_features + m0);
+                        });
+      }
+      return;
+    }
+  }
   int32_t dots[simd::kDotRows][kOutputBlock];
   for (int32_t r0 = 0; r0 < rows; r0 += simd::kDotRows) {
     const int32_t group = BlockSize(rows, r0, simd::kDotRows);
@@ -159,6 +224,7 @@ void EmbeddingFullyConnectedS8S32(int32_t rows, const int32_t* ids, const int8_t
 // or none faster than the portable kernel); every other one a level must name, or its table
 // lacks it.
 struct ReferenceForTheRest {
+  static constexpr simd::DotS8PanelFn kDotS8Panel = nullptr;  // a level with one names it
   EDGENMT_PROVIDE_REFERENCE_KERNEL(embedding_lookup_f32);
   EDGENMT_PROVIDE_REFERENCE_KERNEL(embedding_lookup_s8_f32);
   EDGENMT_PROVIDE_REFERENCE_KERNEL(local_p_position_q16);
@@ -191,7 +257,7 @@ struct Avx2Fma : ReferenceForTheRest {
   static constexpr simd::DotS8Fn kDotS8 = simd::DotS8Avx2;
   static constexpr simd::DotS8RowsFn kDotS8Rows = DotRowsOneByOne<simd::DotS8Avx2>;
   static constexpr simd::QuantizeRowFn kQuantizeRow = simd::QuantizeRowAvx2;
-  static constexpr simd::HybridOutputBlockFn kHybridOutputBlock = HybridOutputBlock;
+  static constexpr simd::HybridOutputBlockFn kHybridOutputBlock = simd::HybridOutputBlockAvx2;
   static constexpr simd::RequantizeColumnBlockFn kRequantizeColumnBlock = RequantizeColumnBlock;
   static constexpr simd::RequantizeEmbeddingBlockFn kRequantizeEmbeddingBlock = RequantizeEmbeddingBlock;
   EDGENMT_PROVIDE_KERNEL(sigmoid_f32, simd::SigmoidF32Avx2);
@@ -205,6 +271,7 @@ struct Avx2Fma : ReferenceForTheRest {
 struct Avx512Vnni : Avx2Fma {
   static constexpr simd::DotS8Fn kDotS8 = simd::DotS8Avx512Vnni;
   static constexpr simd::DotS8RowsFn kDotS8Rows = simd::DotS8RowsAvx512Vnni;
+  static constexpr simd::DotS8PanelFn kDotS8Panel = simd::DotS8PanelAvx512Vnni;
   static constexpr simd::RequantizeColumnBlockFn kRequantizeColumnBlock = simd::RequantizeColumnBlockAvx512;
   static constexpr simd::RequantizeEmbeddingBlockFn kRequantizeEmbeddingBlock =
       simd::RequantizeEmbeddingBlockAvx512;
