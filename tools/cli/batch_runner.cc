@@ -24,9 +24,12 @@ void CopyResult(const TranslationResult& result, OwnedResult* out) {
     hyp.log_prob = in.log_prob;
     hyp.ended_with_eos = in.ended_with_eos;
     hyp.attention_steps = in.attention != nullptr ? in.attention_steps : 0;
-    hyp.attention.assign(in.attention, in.attention == nullptr ? in.attention
-                                           : in.attention + static_cast<size_t>(in.attention_steps) *
-                                                                static_cast<size_t>(result.src_len));
+    hyp.attention.clear();
+    if (in.attention != nullptr) {
+      const size_t values =
+          static_cast<size_t>(in.attention_steps) * static_cast<size_t>(result.src_len);
+      hyp.attention.assign(in.attention, in.attention + values);
+    }
   }
 }
 

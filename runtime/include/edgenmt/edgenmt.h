@@ -7,7 +7,8 @@
  *   - one arena per translator (enmt_required_arena_bytes(); 16-byte aligned) which also holds
  *     the translator object itself.
  * Results (hypotheses, texts, attention) live in the translator's arena until its next
- * enmt_translate / enmt_translate_batch call (batch results: only during their callback). A translator is not thread-safe; separate translators may share a model.
+ * enmt_translate / enmt_translate_batch call (batch results: only during their callback). A
+ * translator is not thread-safe; separate translators may share a model.
  *
  * Errors: every function returns an enmt_status (ENMT_OK = 0); enmt_*_error() gives a short
  * detail. Status values equal edgenmt::Status (edgenmt/status.h). Units: token counts, natural
@@ -160,9 +161,9 @@ enmt_status enmt_get_source(const enmt_translator* translator, const int32_t** o
  * enmt_translate. The sources and lengths arrays are only read, during the call.
  *
  * Returns ENMT_OK once every source was reported; ENMT_INVALID_ARGUMENT (null pointers, a
- * null sources[i] (an empty source is "" with length 0), count < 0), ENMT_NOT_INITIALIZED or an options error
- * (as enmt_translate) before any source runs, and then no callback is made. count == 0 is
- * ENMT_OK without callbacks. Never allocates.
+ * null sources[i] (an empty source is "" with length 0), count < 0), ENMT_NOT_INITIALIZED or
+ * an options error (as enmt_translate) before any source runs, and then no callback is made.
+ * count == 0 returns ENMT_OK at once. Never allocates.
  *
  *   static void on_result(void* user, int32_t index, enmt_status status,
  *                         const enmt_batch_result* result, const char* detail) {
