@@ -202,7 +202,6 @@ void Attention<N>::ComputeScores(int32_t rows, const Hidden* query) {
 
 template <class N>
 void Attention<N>::ProjectQueries(int32_t rows, const Hidden* query) {
-  ProfileScope profile(ProfileStage::kAttention);
   if (score_ == ScoreType::kGeneral) {
     n_->Linear(linear_in_, rows, query, nullptr, query_proj_base_, false);
   } else if (score_ == ScoreType::kConcat) {
@@ -218,6 +217,7 @@ void Attention<N>::ProjectQueries(int32_t rows, const Hidden* query) {
 template <class N>
 void Attention<N>::Attend(int32_t slot, int32_t row_begin, int32_t rows, const Hidden* query,
                           int32_t step) {
+  ProfileScope profile(ProfileStage::kAttention);
   ProjectQueries(row_begin + rows, query - static_cast<int64_t>(row_begin) * query_size_);
   AttendProjected(slot, row_begin, rows, query, step);
 }
@@ -225,7 +225,6 @@ void Attention<N>::Attend(int32_t slot, int32_t row_begin, int32_t rows, const H
 template <class N>
 void Attention<N>::AttendProjected(int32_t slot, int32_t row_begin, int32_t rows,
                                    const Hidden* query, int32_t step) {
-  ProfileScope profile(ProfileStage::kAttention);
   Select(slot, row_begin);
   const int32_t S = src_len_;
   const int32_t E = encoder_size_;

@@ -45,7 +45,7 @@ class Attention {
   void Attend(int32_t slot, int32_t row_begin, int32_t rows, const Hidden* query, int32_t step);
   // Attend in two parts, for rows of several sources: what depends on the query alone (the
   // general / concat query projection, local-p's position logit) for rows [0, rows) at once,
-  // then per block of one source's rows the rest.
+  // then per block of one source's rows the rest (the caller's profile scope covers them).
   void ProjectQueries(int32_t rows, const Hidden* query);
   void AttendProjected(int32_t slot, int32_t row_begin, int32_t rows, const Hidden* query,
                        int32_t step);

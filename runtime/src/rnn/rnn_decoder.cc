@@ -192,6 +192,7 @@ void RnnDecoder<N>::StepBlocks(const int32_t* prev_tokens, const RowBlock* block
   const bool bahdanau = attention_type_ == AttentionType::kBahdanau;
   // What depends on the query alone runs over every row at once, the rest per source.
   const auto attend = [&](const Hidden* query) {
+    ProfileScope profile(ProfileStage::kAttention);
     attention_.ProjectQueries(rows, query);
     for (int32_t b = 0; b < num_blocks; ++b) {
       const RowBlock& block = blocks[b];

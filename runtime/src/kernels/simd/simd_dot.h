@@ -1,6 +1,6 @@
 // The instruction-set-specific cores of the SIMD backend: batches of dot products of one
 // activation row with `count` weight rows. Everything else of a product kernel (rows,
-// quantizing the activations, requantizing the sums) is portable code in simd_products.cc,
+// quantizing the activations, requantizing the sums) is portable code in simd_product_drivers.h,
 // shared by every instruction set and with the reference through kernels/product_outputs.h.
 //
 // Each Dot* function lives in its own file compiled with its instruction set's flags
@@ -116,6 +116,10 @@ void DotS8NeonDotprod(int32_t depth, const int8_t* x, const int8_t* w, int32_t w
 void DotS8RowsNeonDotprod(int32_t rows, int32_t depth, const int8_t* x, int32_t x_stride,
                           const int8_t* w, int32_t w_stride, int32_t count, int32_t* acc,
                           int32_t acc_stride);
+// The panel (DotS8PanelFn) with sdot by element on weight slices transposed in registers.
+void DotS8PanelNeonDotprod(int32_t rows, int32_t depth, const int8_t* x, int32_t x_stride,
+                           const int32_t* x_sums, const int8_t* w, int32_t w_stride,
+                           int32_t count, int32_t* acc, int32_t acc_stride);
 #endif
 
 }  // namespace simd
