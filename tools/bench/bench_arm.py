@@ -21,7 +21,8 @@ The words: the first N distinct words of data/g2p/test.tsv (default 500). The la
   arm_instructions m55=A m7=B m55_mcu=C m7_mcu=D aarch64_int8=E aarch64_int8_full=G
   aarch64_f32=H ort_aarch64_int8=F ort_aarch64_f32=J
 (greedy instructions per word: the shipped model in int8-full on the boards; on aarch64 with
--cpu cortex-a76 the default backend per scheme and ONNX Runtime.)
+-cpu cortex-a76 the default backend per scheme and ONNX Runtime.) A table before it gives the
+aarch64 rows again through translate --batch 32 (issue 24: batch 32 against batch 1).
 """
 import argparse
 import concurrent.futures
@@ -54,6 +55,7 @@ LINUX = {  # target: (qemu, sysroot, XNNPACK's library directory, [(backend, cpu
               [("reference", ""), ("simd", ""), ("xnnpack", ""), ("auto", "")]),
 }
 SCHEMES = ("f32", "int8", "int8-full")
+BATCH = 32  # the batched rows' translate --batch
 NODE_SYSROOT = f"{B}/sysroot-node-arm64"
 
 
@@ -78,12 +80,12 @@ def count(cmd, stdin_path):
     return int(m.group(1))
 
 
-def linux_row(so, target, backend, cpu, scheme, beam, words_file, empty_file, n):
+def linux_row(so, target, backend, cpu, scheme, beam, words_file, empty_file, n, batch=1):
     qemu, sysroot, libdir, _ = LINUX[target]
     cli = f"{B}/{target}/edgenmt"
     cmd = [qemu, "-L", sysroot, "-E", f"LD_LIBRARY_PATH={libdir}"] + (["-cpu", cpu] if cpu else []) + [
         "-plugin", so, "-d", "plugin", cli, "translate", "-m", f"{B}/models/g2p-en.{scheme}.enmt",
-        "--backend", backend, "--beam", str(beam)]
+        "--backend", backend, "--beam", str(beam)] + (["--batch", str(batch)] if batch > 1 else [])
     return (count(cmd, words_file) - count(cmd, empty_file)) / n
 
 
@@ -173,6 +175,12 @@ def main():
                     for beam in (1, 5):
                         jobs["linux", target, scheme, backend, cpu, beam] = pool.submit(
                             linux_row, so, target, backend, cpu, scheme, beam, words_file, empty_file, n)
+        # Issue 24: the same words through TranslateBatch (translate --batch 32), aarch64.
+        for scheme in SCHEMES:
+            for beam in (1, 5):
+                jobs["batch", scheme, beam] = pool.submit(
+                    linux_row, so, "aarch64", "simd", "cortex-a76", scheme, beam, words_file,
+                    empty_file, n, BATCH)
         for sub in ("onnx-f32", "onnx-int8"):
             jobs["ort", sub] = pool.submit(ort_row, so, sub, sources, n, args.work)
         mca = mca_limits.limits({"m55": BOARDS["m55"][2], "m7": BOARDS["m7"][2],
@@ -208,6 +216,18 @@ def report(res, mca, words, refs_all, n, args):
                 g = res.get(("linux", target, scheme, backend, cpu, 1))
                 b5 = res.get(("linux", target, scheme, backend, cpu, 5))
                 print(f"| {target} | {scheme} | {backend} ({cpu or 'qemu default'}) | {fmt(g)} | {fmt(b5)} |")
+    print(f"\n| aarch64 (cortex-a76, simd) | search | batch 1 | batch {BATCH} | batch {BATCH} / batch 1 |")
+    print("|---|---|---|---|---|")
+    batch_ratio = None
+    for scheme in SCHEMES:
+        for beam in (1, 5):
+            one = res.get(("linux", "aarch64", scheme, "simd", "cortex-a76", beam))
+            many = res.get(("batch", scheme, beam))
+            ratio = many / one if one and many else None
+            if scheme == "int8" and beam == 1:
+                batch_ratio = ratio
+            print(f"| {scheme} | {'greedy' if beam == 1 else 'beam 5'} | {fmt(one)} | {fmt(many)} | "
+                  f"{'–' if ratio is None else f'{ratio:.2f}'} |")
     with open(os.path.join(args.checkpoint, "tgt.vocab"), encoding="utf-8") as f:
         tgt = [line.rstrip("\n") for line in f]
     golden = {}
@@ -256,6 +276,9 @@ def report(res, mca, words, refs_all, n, args):
                              ("aarch64_f32 ≤ ort_f32 / 2", H, J and J / 2)):
         ok = val is not None and limit is not None and val <= limit
         print(f"  {name:34s} {fmt(val):>10s} vs {fmt(limit):>10s}  {'met' if ok else 'NOT met'}")
+    ok = batch_ratio is not None and batch_ratio <= 1 / 3
+    print(f"  aarch64 int8 greedy batch {BATCH} ≤ batch 1 / 3 (issue 24): "
+          f"{'–' if batch_ratio is None else f'{batch_ratio:.2f}'}  {'met' if ok else 'NOT met'}")
     for core, kernel, _, _, rate, peak, why in mca:
         if not why:
             print(f"  {core} {kernel} ≥ 70 % of peak: {100 * rate / peak:.0f} %  {'met' if rate >= 0.7 * peak else 'NOT met'}")

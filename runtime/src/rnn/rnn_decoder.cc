@@ -266,6 +266,19 @@ template <class N>
 void RnnDecoder<N>::Gather(void* buffer, size_t row_bytes, const int32_t* parents,
                            int32_t new_rows) {
   unsigned char* bytes = static_cast<unsigned char*>(buffer);
+  // Strictly increasing parents (greedy rows, finished sources dropped) only move rows down:
+  // in place, without the scratch, nothing for rows that stay.
+  bool increasing = true;
+  for (int32_t r = 1; r < new_rows && increasing; ++r) increasing = parents[r] > parents[r - 1];
+  if (increasing) {
+    for (int32_t r = 0; r < new_rows; ++r) {
+      if (parents[r] != r) {
+        memcpy(bytes + static_cast<size_t>(r) * row_bytes,
+               bytes + static_cast<size_t>(parents[r]) * row_bytes, row_bytes);
+      }
+    }
+    return;
+  }
   for (int32_t r = 0; r < new_rows; ++r) {
     memcpy(gather_ + static_cast<size_t>(r) * row_bytes,
            bytes + static_cast<size_t>(parents[r]) * row_bytes, row_bytes);

@@ -18,16 +18,20 @@ namespace {
 // unsigned (zero past n), transposed: v[g] lane j = weight row j's bytes [k + 4g, k + 4g + 4).
 inline void TransposeSlice(const int8_t* w, int32_t w_stride, int32_t count, int32_t k, int32_t n,
                            __m512i v[8]) {
-  // 512-bit masked loads of n bytes (AVX-512 BW without VL); the low 256 bits are the slice.
+  // Full slices: plain loads, offset after the transpose (a byte-wise xor commutes with it);
+  // the tail: 512-bit masked loads of n bytes (AVX-512 BW without VL), zero past n.
+  const bool full = n >= 32 && count >= 16;
   const __mmask64 mask = n >= 32 ? 0xFFFFFFFFull : ((1ull << n) - 1ull);
   const __m512i offset = _mm512_set1_epi8(static_cast<char>(0x80));
   const auto load = [&](int32_t row) {
+    const int8_t* p = w + static_cast<int64_t>(row) * w_stride + k;
+    if (full) return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
     if (row >= count) return _mm512_castsi512_si256(_mm512_setzero_si512());
-    const __m512i bytes = _mm512_maskz_loadu_epi8(mask, w + static_cast<int64_t>(row) * w_stride + k);
+    const __m512i bytes = _mm512_maskz_loadu_epi8(mask, p);
     return _mm512_castsi512_si256(_mm512_maskz_mov_epi8(mask, _mm512_xor_si512(bytes, offset)));
   };
   __m512i z[8];
-  #pragma GCC unroll 8
+#pragma GCC unroll 8
   for (int32_t i = 0; i < 8; ++i) {
     z[i] = _mm512_inserti64x4(_mm512_castsi256_si512(load(i)), load(i + 8), 1);
   }
@@ -50,6 +54,10 @@ inline void TransposeSlice(const int8_t* w, int32_t w_stride, int32_t count, int
   for (int32_t g = 0; g < 4; ++g) {
     v[g] = _mm512_permutex2var_epi64(u[g], first, u[g + 4]);
     v[g + 4] = _mm512_permutex2var_epi64(u[g], second, u[g + 4]);
+  }
+  if (full) {
+#pragma GCC unroll 8
+    for (int32_t g = 0; g < 8; ++g) v[g] = _mm512_xor_si512(v[g], offset);
   }
 }
 

@@ -116,10 +116,6 @@ void DotS8NeonDotprod(int32_t depth, const int8_t* x, const int8_t* w, int32_t w
 void DotS8RowsNeonDotprod(int32_t rows, int32_t depth, const int8_t* x, int32_t x_stride,
                           const int8_t* w, int32_t w_stride, int32_t count, int32_t* acc,
                           int32_t acc_stride);
-// The panel (DotS8PanelFn) with sdot by element on weight slices transposed in registers.
-void DotS8PanelNeonDotprod(int32_t rows, int32_t depth, const int8_t* x, int32_t x_stride,
-                           const int32_t* x_sums, const int8_t* w, int32_t w_stride,
-                           int32_t count, int32_t* acc, int32_t acc_stride);
 #endif
 
 }  // namespace simd
