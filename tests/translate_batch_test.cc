@@ -23,6 +23,15 @@ namespace edgenmt {
 namespace {
 
 constexpr int32_t kMaxSrc = 24;
+// Under QEMU (the ARM presets) the golden models only, on fewer words: the shipped model's
+// batched decoding is compared with the host's by target_matches_host.sh and the CLI tests.
+#if defined(EDGENMT_EMULATED)
+constexpr size_t kWords = 20;
+constexpr bool kShippedModel = false;
+#else
+constexpr size_t kWords = 40;
+constexpr bool kShippedModel = true;
+#endif
 constexpr int32_t kMaxLen = 30;
 
 struct Output {
@@ -80,13 +89,13 @@ std::vector<std::string> Sources() {
   std::ifstream in(std::string(EDGENMT_SOURCE_DIR) + "/data/g2p/test.tsv");
   std::vector<std::string> words;
   std::string line;
-  while (words.size() < 40 && std::getline(in, line)) words.push_back(line.substr(0, line.find('\t')));
+  while (words.size() < kWords && std::getline(in, line)) words.push_back(line.substr(0, line.find('\t')));
   // Bad sources among the good ones, and lengths from 1 character to the limit.
   words.insert(words.begin() + 3, "");
   words.insert(words.begin() + 10, std::string("ab\xff\xfe", 4));
   words.insert(words.begin() + 17, std::string(kMaxSrc + 5, 'a'));
   words.insert(words.begin() + 20, "x");
-  words.insert(words.begin() + 33, std::string(kMaxSrc, 'e'));
+  words.insert(words.begin() + 19, std::string(kMaxSrc, 'e'));
   return words;
 }
 
@@ -95,6 +104,7 @@ class TranslateBatchTest
  protected:
   void SetUp() override {
     const std::string& name = std::get<0>(GetParam());
+    if (name == "g2p-en" && !kShippedModel) GTEST_SKIP() << "host only (see kShippedModel)";
     const converter::Checkpoint ckpt = converter::LoadCheckpoint(
         name == "g2p-en" ? std::string(EDGENMT_SOURCE_DIR) + "/models/g2p-en"  // the shipped one
                          : std::string(EDGENMT_TEST_DATA_DIR) + "/golden/" + name);

@@ -136,6 +136,21 @@ void DotS8Avx512Vnni(int32_t depth, const int8_t* x, const int8_t* w, int32_t w_
   }
 }
 
+// StoreHybridOutput over a block, 16 outputs at a time (tail masked): the operations of
+// HybridOutputBlockAvx2 in the same order, so bit for bit.
+void HybridOutputBlockAvx512(int32_t n, const int32_t* dots, float x_scale, const float* w_scales,
+                             const float* bias, bool accumulate, float* y) {
+  const __m512 xs = _mm512_set1_ps(x_scale);
+  for (int32_t i = 0; i < n; i += 16) {
+    const __mmask16 lanes = static_cast<__mmask16>(n - i >= 16 ? 0xFFFF : (1u << (n - i)) - 1u);
+    const __m512 scale = _mm512_mul_ps(xs, _mm512_maskz_loadu_ps(lanes, w_scales + i));
+    __m512 v = _mm512_mul_ps(_mm512_cvtepi32_ps(_mm512_maskz_loadu_epi32(lanes, dots + i)), scale);
+    if (bias != nullptr) v = _mm512_add_ps(v, _mm512_maskz_loadu_ps(lanes, bias + i));
+    if (accumulate) v = _mm512_add_ps(_mm512_maskz_loadu_ps(lanes, y + i), v);
+    _mm512_mask_storeu_ps(y + i, lanes, v);
+  }
+}
+
 }  // namespace simd
 }  // namespace edgenmt
 #endif  // defined(__x86_64__)

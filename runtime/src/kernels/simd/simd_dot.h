@@ -79,6 +79,8 @@ void DotS8RowsAvx512Vnni(int32_t rows, int32_t depth, const int8_t* x, int32_t x
                          int32_t acc_stride);
 void DotS8Avx512Vnni(int32_t depth, const int8_t* x, const int8_t* w, int32_t w_stride,
                      int32_t count, int32_t* acc);
+void HybridOutputBlockAvx512(int32_t n, const int32_t* dots, float x_scale, const float* w_scales,
+                             const float* bias, bool accumulate, float* y);
 // The panel (DotS8PanelFn): 16 weight rows transposed in registers 32 bytes of depth at a
 // time, so each vpdpbusd takes one row's 4 activation bytes broadcast against 16 outputs.
 void DotS8PanelAvx512Vnni(int32_t rows, int32_t depth, const int8_t* x, int32_t x_stride,

@@ -74,6 +74,7 @@ struct Avx512Vnni : Avx2Fma {
   static constexpr simd::DotS8Fn kDotS8 = simd::DotS8Avx512Vnni;
   static constexpr simd::DotS8RowsFn kDotS8Rows = simd::DotS8RowsAvx512Vnni;
   static constexpr simd::DotS8PanelFn kDotS8Panel = simd::DotS8PanelAvx512Vnni;
+  static constexpr simd::HybridOutputBlockFn kHybridOutputBlock = simd::HybridOutputBlockAvx512;
   static constexpr simd::RequantizeColumnBlockFn kRequantizeColumnBlock = simd::RequantizeColumnBlockAvx512;
   static constexpr simd::RequantizeEmbeddingBlockFn kRequantizeEmbeddingBlock =
       simd::RequantizeEmbeddingBlockAvx512;
