@@ -170,7 +170,8 @@ TEST_P(AttentionTest, MatchesHandComputation) {
     return loaded->Tensor(name);
   };
   for (int32_t step : {0, 4, 9}) {
-    attention.Attend(0, 0, rows, query.data(), step);
+    attention.ProjectQueries(rows, query.data());
+    attention.AttendProjected(0, 0, rows, query.data(), step);
     for (int32_t r = 0; r < rows; ++r) {
       const float* q = &query[r * H];
       Vec scores(S, 0.0);

@@ -26,6 +26,12 @@ Status ResolveLimits(const Model& model, const SessionLimits& in, SessionLimits*
     return detail->Fail(Status::kLimitExceeded, "max_batch ", out->max_batch, " exceeds ",
                         kMaxBatch);
   }
+#if !defined(EDGENMT_WITH_BATCH)
+  if (out->max_batch > 1) {
+    return detail->Fail(Status::kUnsupported, "max_batch ", out->max_batch,
+                        ": this build decodes one source at a time (EDGENMT_BATCH=OFF)");
+  }
+#endif
   if (out->max_src_len > c.max_src_len) {
     return detail->Fail(Status::kLimitExceeded, "max_src_len ", out->max_src_len,
                         " exceeds the model's max_src_len ", c.max_src_len);

@@ -1,6 +1,7 @@
 // Translator::TranslateBatch (edgenmt/translator.h): up to max_batch sources in flight over one
 // decoder, each with its own search, its rows kept together in the decoder (slot order), and
 // continuous batching: a finished source's slot takes the next waiting one before the next step.
+// Without EDGENMT_BATCH (microcontrollers) only max_batch 1 exists: the sources one by one.
 #include <new>
 #include <string.h>
 
@@ -22,6 +23,7 @@ Status Translator::State::PrepareBatch(const SessionLimits& limits, int32_t voca
                           limits.max_src_len, vocab_size, model_attention, limits.attention,
                           false, arena, detail);
   }
+#if defined(EDGENMT_WITH_BATCH)
   const size_t batch = static_cast<size_t>(limits.max_batch);
   const bool persistent = true;
   searches = arena->AllocateArray<BeamSearch*>(batch);
@@ -48,6 +50,9 @@ Status Translator::State::PrepareBatch(const SessionLimits& limits, int32_t voca
   admitted_ids = arena->AllocateArray<const int32_t*>(batch);
   admitted_lens = arena->AllocateArray<int32_t>(batch);
   return Status::kOk;
+#else
+  return detail->Fail(Status::kUnsupported, "this build decodes one source at a time");
+#endif
 }
 
 Status Translator::TranslateBatch(const char* const* sources, const size_t* lengths,
@@ -74,6 +79,7 @@ Status Translator::TranslateBatch(const char* const* sources, const size_t* leng
     error_detail_[0] = '\0';
     return Status::kOk;
   }
+#if defined(EDGENMT_WITH_BATCH)
   State& s = *state_;
   SequenceDecoder& decoder = s.decoder;
   const int32_t batch = limits_.max_batch;
@@ -179,6 +185,9 @@ Status Translator::TranslateBatch(const char* const* sources, const size_t* leng
   }
   error_detail_[0] = '\0';
   return Status::kOk;
+#else
+  return Fail(Status::kInternal, "batching is not built");  // Init refuses max_batch > 1
+#endif
 }
 
 }  // namespace edgenmt

@@ -23,7 +23,6 @@ Status Attention<N>::Prepare(const N* numerics, const Model& model, int32_t max_
   attn_hidden_ = c.attn_hidden;
   window_ = c.window;
   const int32_t E = encoder_size_, H = c.dec_hidden, A = attn_hidden_;
-  query_size_ = H;
   if (type_ == AttentionType::kNone) {
     return detail->Fail(Status::kInternal, "attention layer prepared without attention");
   }
@@ -212,14 +211,6 @@ void Attention<N>::ProjectQueries(int32_t rows, const Hidden* query) {
     n_->TanhToHidden(rows * attn_hidden_, predict_base_, predict_hidden_base_);
     n_->Linear(predict_v_, rows, predict_hidden_base_, nullptr, logits_base_, false);
   }
-}
-
-template <class N>
-void Attention<N>::Attend(int32_t slot, int32_t row_begin, int32_t rows, const Hidden* query,
-                          int32_t step) {
-  ProfileScope profile(ProfileStage::kAttention);
-  ProjectQueries(row_begin + rows, query - static_cast<int64_t>(row_begin) * query_size_);
-  AttendProjected(slot, row_begin, rows, query, step);
 }
 
 template <class N>

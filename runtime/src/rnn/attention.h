@@ -39,13 +39,12 @@ class Attention {
   void SetSource(int32_t slot, const Hidden* states, const typename N::Memory* memory,
                  int32_t src_len);
 
-  // Rows [row_begin, row_begin + rows) attend over slot `slot`'s source. query: those rows'
-  // [rows, H] (h_t, or h_{t-1}^top for bahdanau); step: their decoder step t (local_m).
-  // Fills their rows of weights() and context().
-  void Attend(int32_t slot, int32_t row_begin, int32_t rows, const Hidden* query, int32_t step);
-  // Attend in two parts, for rows of several sources: what depends on the query alone (the
-  // general / concat query projection, local-p's position logit) for rows [0, rows) at once,
-  // then per block of one source's rows the rest (the caller's profile scope covers them).
+  // Attends in two parts, so rows of several sources share the products: first what depends
+  // on the query alone (the general / concat query projection, local-p's position logit) for
+  // rows [0, rows) at once (query: [rows, H], h_t or h_{t-1}^top for bahdanau); then, per
+  // block of one source's rows [row_begin, row_begin + rows), the rest over slot `slot`'s
+  // source at decoder step `step` (local_m), with query pointing at the block's first row.
+  // Fills those rows of weights() and context(). The caller's profile scope covers both.
   void ProjectQueries(int32_t rows, const Hidden* query);
   void AttendProjected(int32_t slot, int32_t row_begin, int32_t rows, const Hidden* query,
                        int32_t step);
@@ -77,7 +76,6 @@ class Attention {
   int32_t encoder_size_ = 0;  // E
   int32_t attn_hidden_ = 0;   // A
   int32_t window_ = 0;        // D
-  int32_t query_size_ = 0;    // H
 
   typename N::Matrix linear_in_;  // general: [E, H]
   typename N::Matrix query_w_;    // concat/bahdanau: [A, H]

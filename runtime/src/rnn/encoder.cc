@@ -71,7 +71,9 @@ Status Encoder<N>::Prepare(const N* numerics, const Model& model, int32_t max_sr
   final_h_ = arena->AllocateScratchArray<Hidden>(E);
   final_c_ = arena->AllocateScratchArray<State>(E);
   max_sources_ = max_sources;
+#if defined(EDGENMT_WITH_BATCH)
   if (max_sources > 1) return PrepareBatch(model, max_sources, arena);
+#endif
   return Status::kOk;
 }
 

@@ -1,6 +1,8 @@
 // Encoder<N>::EncodeBatch (rnn/encoder.h): several sources through the encoder at once, so each
 // weight row is read once per block of positions for all of them. Per row it computes exactly
-// what Encode computes (the same kernels on the same values), only more rows per call.
+// what Encode computes (the same kernels on the same values), only more rows per call. Built
+// with EDGENMT_BATCH only (Encoder::Prepare reserves nothing for it otherwise).
+#if defined(EDGENMT_WITH_BATCH)
 #include <string.h>
 
 #include "edgenmt/tensor_layout.h"
@@ -172,3 +174,4 @@ template class Encoder<FloatNumerics>;
 template class Encoder<IntegerNumerics>;
 
 }  // namespace edgenmt
+#endif  // defined(EDGENMT_WITH_BATCH)

@@ -145,6 +145,7 @@ void RnnDecoder<N>::EncodeSources(int32_t count, const int32_t* slots,
                                   const int32_t* const* src_ids, const int32_t* src_lens,
                                   int32_t first_row) {
   if (count == 1) return EncodeSource(slots[0], src_ids[0], src_lens[0], first_row);
+#if defined(EDGENMT_WITH_BATCH)  // otherwise Init refuses max_batch > 1: count is always 1
   encoder_.EncodeBatch(count, src_ids, src_lens, slots);
   typename Bridge<N>::Source source;
   source.top_forward = &encoder_.top_forward();
@@ -159,6 +160,7 @@ void RnnDecoder<N>::EncodeSources(int32_t count, const int32_t* slots,
     source.final_c = encoder_.batch_final_c(k);
     InitialState(source, first_row + k);
   }
+#endif
 }
 
 template <class N>
@@ -188,20 +190,9 @@ void RnnDecoder<N>::StepBlocks(const int32_t* prev_tokens, const RowBlock* block
   int32_t rows = 0;
   for (int32_t b = 0; b < num_blocks; ++b) rows += blocks[b].rows;
   rows_ = rows;
-  const int64_t H = hidden_size_;
   const bool bahdanau = attention_type_ == AttentionType::kBahdanau;
-  // What depends on the query alone runs over every row at once, the rest per source.
-  const auto attend = [&](const Hidden* query) {
-    ProfileScope profile(ProfileStage::kAttention);
-    attention_.ProjectQueries(rows, query);
-    for (int32_t b = 0; b < num_blocks; ++b) {
-      const RowBlock& block = blocks[b];
-      attention_.AttendProjected(block.slot, block.row_begin, block.rows,
-                                 query + block.row_begin * H, block.step);
-    }
-  };
   // Bahdanau attends with the top layer's state before this step.
-  if (bahdanau) attend(h_[layers_ - 1]);
+  if (bahdanau) Attend(blocks, num_blocks, rows);
   {
     // Layer 0's input u = [E_tgt[y]; c_t (bahdanau); h̃_{t-1} (input feeding)].
     ProfileScope profile(ProfileStage::kRecurrentCell);
@@ -214,9 +205,24 @@ void RnnDecoder<N>::StepBlocks(const int32_t* prev_tokens, const RowBlock* block
   for (int32_t l = 1; l < layers_; ++l) {
     cells_[l].Step(rows, h_[l - 1], h_[l], s_[l], h_[l], s_[l]);
   }
-  if (has_attention() && !bahdanau) attend(h_[layers_ - 1]);
+  if (has_attention() && !bahdanau) Attend(blocks, num_blocks, rows);
   AttentionalOutput(rows);
   Generate(rows);
+}
+
+// The top layer's rows attend: what depends on the query alone over every row at once, the
+// rest per source.
+template <class N>
+void RnnDecoder<N>::Attend(const RowBlock* blocks, int32_t num_blocks, int32_t rows) {
+  ProfileScope profile(ProfileStage::kAttention);
+  const Hidden* query = h_[layers_ - 1];
+  attention_.ProjectQueries(rows, query);
+  for (int32_t b = 0; b < num_blocks; ++b) {
+    const RowBlock& block = blocks[b];
+    attention_.AttendProjected(block.slot, block.row_begin, block.rows,
+                               query + static_cast<int64_t>(block.row_begin) * hidden_size_,
+                               block.step);
+  }
 }
 
 // h̃_t = tanh(W_c [c_t; h_t]) (tanh(W_c h_t) without attention).
@@ -266,6 +272,7 @@ template <class N>
 void RnnDecoder<N>::Gather(void* buffer, size_t row_bytes, const int32_t* parents,
                            int32_t new_rows) {
   unsigned char* bytes = static_cast<unsigned char*>(buffer);
+#if defined(EDGENMT_WITH_BATCH)
   // Strictly increasing parents (greedy rows, finished sources dropped) only move rows down:
   // in place, without the scratch, nothing for rows that stay.
   bool increasing = true;
@@ -279,6 +286,7 @@ void RnnDecoder<N>::Gather(void* buffer, size_t row_bytes, const int32_t* parent
     }
     return;
   }
+#endif
   for (int32_t r = 0; r < new_rows; ++r) {
     memcpy(gather_ + static_cast<size_t>(r) * row_bytes,
            bytes + static_cast<size_t>(parents[r]) * row_bytes, row_bytes);

@@ -63,6 +63,7 @@ class RnnDecoder final : public SequenceDecoder {
   bool has_attention() const { return attention_type_ != AttentionType::kNone; }
   Status PrepareLayers(const Model& model, const DecoderLimits& limits, Arena* arena,
                        ErrorDetail* detail);
+  void Attend(const RowBlock* blocks, int32_t num_blocks, int32_t rows);
   void AttentionalOutput(int32_t rows);
   void Generate(int32_t rows);
   // The bridge's initial state of `source` into row `row`, h̃ zero.
