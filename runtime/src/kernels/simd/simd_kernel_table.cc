@@ -26,7 +26,9 @@ using namespace simd_drivers;  // NOLINT: the drivers are this file's
 // or none faster than the portable kernel); every other one a level must name, or its table
 // lacks it.
 struct ReferenceForTheRest {
-  static constexpr simd::DotS8PanelFn kDotS8Panel = nullptr;  // a level with one names it
+  // A level with a panel core names it (kDotS8Panel) and sets kHasPanel (a flag, not a
+  // comparison of the pointer with null: that is no constant expression under ASan).
+  static constexpr bool kHasPanel = false;
   EDGENMT_PROVIDE_REFERENCE_KERNEL(embedding_lookup_f32);
   EDGENMT_PROVIDE_REFERENCE_KERNEL(embedding_lookup_s8_f32);
   EDGENMT_PROVIDE_REFERENCE_KERNEL(local_p_position_q16);
@@ -73,6 +75,7 @@ struct Avx2Fma : ReferenceForTheRest {
 struct Avx512Vnni : Avx2Fma {
   static constexpr simd::DotS8Fn kDotS8 = simd::DotS8Avx512Vnni;
   static constexpr simd::DotS8RowsFn kDotS8Rows = simd::DotS8RowsAvx512Vnni;
+  static constexpr bool kHasPanel = true;
   static constexpr simd::DotS8PanelFn kDotS8Panel = simd::DotS8PanelAvx512Vnni;
   static constexpr simd::HybridOutputBlockFn kHybridOutputBlock = simd::HybridOutputBlockAvx512;
   static constexpr simd::RequantizeColumnBlockFn kRequantizeColumnBlock = simd::RequantizeColumnBlockAvx512;

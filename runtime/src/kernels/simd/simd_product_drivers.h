@@ -114,7 +114,7 @@ void FullyConnectedS8Hybrid(int32_t rows, int32_t in_features, int32_t out_featu
                             const float* x, const int8_t* w, const float* w_scales,
                             const float* bias, float* y, bool accumulate, int8_t* x_scratch,
                             int32_t x_scratch_rows) {
-  if constexpr (L::kDotS8Panel != nullptr) {
+  if constexpr (L::kHasPanel) {
     if (rows >= kPanelMinRows && x_scratch_rows >= simd::kPanelRows) {
       float scales[simd::kPanelRows];
       for (int32_t r0 = 0; r0 < rows; r0 += simd::kPanelRows) {
@@ -160,7 +160,7 @@ void FullyConnectedS8S32(int32_t rows, int32_t in_features, int32_t out_features
                          const int8_t* x, int32_t x_stride, const int8_t* w, int32_t w_stride,
                          const int32_t* multiplier, const int32_t* shift, int32_t shift_offset,
                          const int32_t* bias, int32_t* y, bool accumulate) {
-  if constexpr (L::kDotS8Panel != nullptr) {
+  if constexpr (L::kHasPanel) {
     if (rows >= kPanelMinRows) {
       for (int32_t r0 = 0; r0 < rows; r0 += simd::kPanelRows) {
         const int32_t group = BlockSize(rows, r0, simd::kPanelRows);
