@@ -110,7 +110,7 @@ Status Translator::TranslateBatch(const char* const* sources, const size_t* leng
         continue;
       }
       --num_free;
-      s.slots[slot] = BatchSlot{index, src_len, unknown, rows + num_admitted, 0};
+      s.slots[slot] = BatchSlot{index, src_len, unknown, rows + num_admitted};
       s.admitted[num_admitted] = slot;
       s.admitted_ids[num_admitted] = ids;
       s.admitted_lens[num_admitted] = src_len;
@@ -136,7 +136,7 @@ Status Translator::TranslateBatch(const char* const* sources, const size_t* leng
       const BeamSearch& search = *s.searches[s.active[a]];
       memcpy(s.tokens + slot.row_begin, search.live_tokens(),
              sizeof(int32_t) * static_cast<size_t>(search.live()));
-      s.blocks[a] = RowBlock{s.active[a], slot.row_begin, search.live(), slot.step};
+      s.blocks[a] = RowBlock{s.active[a], slot.row_begin, search.live(), search.steps()};
     }
     {
       ProfileScope step(ProfileStage::kDecoderStep);
@@ -175,7 +175,6 @@ Status Translator::TranslateBatch(const char* const* sources, const size_t* leng
         s.parents[new_rows + r] = slot.row_begin + search.parents()[r];
       }
       slot.row_begin = new_rows;
-      slot.step += 1;
       new_rows += search.live();
       s.active[kept_active++] = slot_index;
     }

@@ -20,7 +20,6 @@ struct BatchSlot {
   int32_t src_len;
   int32_t src_unknown;
   int32_t row_begin;  // its rows in the decoder: [row_begin, row_begin + search.live())
-  int32_t step;
 };
 
 struct Translator::State {

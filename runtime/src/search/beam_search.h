@@ -66,7 +66,7 @@ class BeamSearch {
 
   int32_t num_results() const { return num_results_; }
   const SearchResult& result(int32_t i) const { return results_[i]; }
-  // Number of decoder steps the last Run took.
+  // Decoder steps taken: by the last Run, or so far by the search in progress (Begin / Advance).
   int32_t steps() const { return steps_; }
 
  private:
