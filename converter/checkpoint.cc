@@ -55,6 +55,13 @@ const std::pair<const char*, ScoreType> kScores[] = {{"dot", ScoreType::kDot},
 const std::pair<const char*, TokenizerType> kTokenizers[] = {{"char", TokenizerType::kChar},
                                                              {"word", TokenizerType::kWord}};
 
+const std::pair<const char*, FeedForwardActivation> kActivations[] = {
+    {"relu", FeedForwardActivation::kRelu}, {"gelu", FeedForwardActivation::kGelu}};
+const std::pair<const char*, NormPlacement> kNorms[] = {{"pre", NormPlacement::kPre},
+                                                        {"post", NormPlacement::kPost}};
+const std::pair<const char*, PositionEncoding> kPositions[] = {
+    {"sinusoidal", PositionEncoding::kSinusoidal}, {"learned", PositionEncoding::kLearned}};
+
 int32_t ParseInt(const nlohmann::json& json, const char* key, const std::string& path) {
   const nlohmann::json& v = json.at(key);
   if (!v.is_number_integer()) throw Bad(path, std::string("key \"") + key + "\": " + v.dump() + " is not an integer");
@@ -128,8 +135,49 @@ std::vector<uint8_t> ReadFileBytes(const std::string& path) {
   return bytes;
 }
 
+namespace {
+
+// converter/reference/transformer.py's TransformerConfig.
+ModelConfig ParseTransformerConfigJson(const nlohmann::json& json, const std::string& path) {
+  static const char* kRequired[] = {"src_vocab_size", "tgt_vocab_size", "d_model", "heads", "ffn",
+                                    "enc_layers", "dec_layers", "activation", "norm", "positions",
+                                    "tie_output", "max_src_len", "max_tgt_len", "tokenizer"};
+  for (const char* key : kRequired) {
+    if (!json.contains(key)) throw Bad(path, std::string("missing key \"") + key + "\"");
+  }
+  ModelConfig c{};
+  c.model_type = ModelType::kTransformer;
+  c.scheme = QuantScheme::kFloat32;
+  c.src_vocab_size = ParseInt(json, "src_vocab_size", path);
+  c.tgt_vocab_size = ParseInt(json, "tgt_vocab_size", path);
+  c.enc_layers = ParseInt(json, "enc_layers", path);
+  c.dec_layers = ParseInt(json, "dec_layers", path);
+  c.max_src_len = ParseInt(json, "max_src_len", path);
+  c.tokenizer = ParseEnum(json, "tokenizer", kTokenizers, path);
+  TransformerConfig& t = c.transformer;
+  t.d_model = ParseInt(json, "d_model", path);
+  t.heads = ParseInt(json, "heads", path);
+  t.ffn = ParseInt(json, "ffn", path);
+  t.max_tgt_len = ParseInt(json, "max_tgt_len", path);
+  t.activation = ParseEnum(json, "activation", kActivations, path);
+  t.norm = ParseEnum(json, "norm", kNorms, path);
+  t.positions = ParseEnum(json, "positions", kPositions, path);
+  t.tie_output = ParseBool(json, "tie_output", path);
+  if (json.contains("dropout") && !json["dropout"].is_number())
+    throw Bad(path, "key \"dropout\": not a number");
+  char detail[160];
+  if (ValidateModelConfig(c, detail, sizeof(detail)) != Status::kOk) throw Bad(path, detail);
+  return c;
+}
+
+}  // namespace
+
 ModelConfig ParseConfigJson(const nlohmann::json& json, const std::string& path) {
   if (!json.is_object()) throw Bad(path, "not a JSON object");
+  if (json.contains("model_type") && json["model_type"].is_string() &&
+      json["model_type"].get<std::string>() == "transformer") {
+    return ParseTransformerConfigJson(json, path);
+  }
   static const char* kRequired[] = {"cell", "src_vocab_size", "tgt_vocab_size", "src_embed", "tgt_embed",
                                     "enc_hidden", "enc_layers", "dec_layers", "bidirectional",
                                     "reverse_source", "dec_hidden", "bridge", "input_feeding",
@@ -167,7 +215,7 @@ ModelConfig ParseConfigJson(const nlohmann::json& json, const std::string& path)
   c.model_type = ModelType::kRnn;
   if (json.contains("model_type") &&
       !(json["model_type"].is_string() && json["model_type"].get<std::string>() == "rnn"))
-    throw Bad(path, "key \"model_type\": only \"rnn\" is supported");
+    throw Bad(path, "key \"model_type\": \"rnn\" or \"transformer\"");
   if (json.contains("dropout") && !json["dropout"].is_number())
     throw Bad(path, "key \"dropout\": not a number");
 
@@ -177,6 +225,25 @@ ModelConfig ParseConfigJson(const nlohmann::json& json, const std::string& path)
 }
 
 nlohmann::json ConfigToJson(const ModelConfig& c) {
+  if (c.model_type == ModelType::kTransformer) {
+    const TransformerConfig& t = c.transformer;
+    return nlohmann::json{{"model_type", "transformer"},
+                          {"src_vocab_size", c.src_vocab_size},
+                          {"tgt_vocab_size", c.tgt_vocab_size},
+                          {"d_model", t.d_model},
+                          {"heads", t.heads},
+                          {"ffn", t.ffn},
+                          {"enc_layers", c.enc_layers},
+                          {"dec_layers", c.dec_layers},
+                          {"activation", EnumToName(t.activation, kActivations)},
+                          {"norm", EnumToName(t.norm, kNorms)},
+                          {"positions", EnumToName(t.positions, kPositions)},
+                          {"tie_output", t.tie_output},
+                          {"max_src_len", c.max_src_len},
+                          {"max_tgt_len", t.max_tgt_len},
+                          {"tokenizer", EnumToName(c.tokenizer, kTokenizers)},
+                          {"dropout", 0.0}};
+  }
   return nlohmann::json{{"cell", EnumToName(c.cell, kCells)},
                         {"src_vocab_size", c.src_vocab_size},
                         {"tgt_vocab_size", c.tgt_vocab_size},

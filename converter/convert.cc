@@ -66,8 +66,19 @@ ModelFileContents MakeModelFileContents(const Checkpoint& ckpt, const ConvertOpt
   if (plan_src_len < 1 || plan_src_len > config.max_src_len)
     throw Usage("--max-src-len", std::to_string(plan_src_len) + " not in [1, config max_src_len=" +
                                      std::to_string(config.max_src_len) + "]");
+  const bool transformer = config.model_type == ModelType::kTransformer;
+  if (transformer && o.scheme == QuantScheme::kInt8Full)
+    throw Usage("--dtype", "int8-full is not available for Transformer models yet (float32, int8)");
   m.decoding = o.decoding;
-  if (m.decoding.max_len == 0) m.decoding.max_len = DefaultMaxLen(plan_src_len);
+  if (m.decoding.max_len == 0) {
+    m.decoding.max_len = DefaultMaxLen(plan_src_len);
+    // A Transformer has target positions for max_tgt_len tokens only.
+    if (transformer && m.decoding.max_len > config.transformer.max_tgt_len)
+      m.decoding.max_len = config.transformer.max_tgt_len;
+  }
+  if (transformer && m.decoding.max_len > config.transformer.max_tgt_len)
+    throw Usage("--max-len", std::to_string(m.decoding.max_len) + " > the model's max_tgt_len " +
+                                 std::to_string(config.transformer.max_tgt_len));
   m.decoding.return_attention = false;  // a session's choice, not a file's
   // The runtime's own check (Model::Load runs it again); its "<field>: why" becomes
   // "--<field-with-dashes>: why".

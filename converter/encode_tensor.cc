@@ -56,6 +56,14 @@ TensorRecord EncodeTensor(const std::string& name, const FloatTensor& tensor, Te
   if (scheme != QuantScheme::kInt8Hybrid && scheme != QuantScheme::kInt8Full)
     throw ConvertError(kExitUsage, "--dtype", "unknown quantization scheme");
   switch (role) {
+    case TensorRole::kNorm:
+    case TensorRole::kPosition:
+      // Layer norms and position tables are added or multiplied elementwise in float (the
+      // hybrid scheme's activations); int8-full Transformers are refused before this.
+      if (scheme == QuantScheme::kInt8Full)
+        throw ConvertError(kExitBadInput, name, "int8-full does not store Transformer tensors yet");
+      StoreFloat32(tensor, &record);
+      return record;
     case TensorRole::kEmbedding:
     case TensorRole::kWeight:
       StoreInt8PerRow(name, tensor, &record);

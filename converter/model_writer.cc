@@ -55,13 +55,21 @@ std::vector<uint8_t> BuildModelFile(const ModelFileContents& m) {
         static_cast<uint32_t>(i), requantization.empty() ? 0 : b.CreateVector(requantization)));
   }
   const ModelConfig& c = m.config;
+  flatbuffers::Offset<fb::TransformerConfig> transformer = 0;
+  if (c.model_type == ModelType::kTransformer) {
+    const TransformerConfig& t = c.transformer;
+    transformer = fb::CreateTransformerConfig(
+        b, t.d_model, t.heads, t.ffn, t.max_tgt_len,
+        static_cast<fb::FeedForwardActivation>(t.activation), static_cast<fb::NormPlacement>(t.norm),
+        static_cast<fb::PositionEncoding>(t.positions), t.tie_output);
+  }
   auto config = fb::CreateConfig(
       b, static_cast<fb::CellType>(c.cell), c.src_vocab_size, c.tgt_vocab_size, c.src_embed,
       c.tgt_embed, c.enc_hidden, c.enc_layers, c.dec_layers, c.bidirectional, c.reverse_source,
       c.dec_hidden, c.bridge, c.input_feeding, static_cast<fb::AttentionType>(c.attention),
       static_cast<fb::ScoreType>(c.score), c.attn_hidden, c.window, c.max_src_len,
       static_cast<fb::TokenizerType>(c.tokenizer), static_cast<fb::QuantScheme>(c.scheme),
-      static_cast<fb::ModelType>(c.model_type));
+      static_cast<fb::ModelType>(c.model_type), transformer);
   auto src_vocab = WriteVocabulary(b, m.src_vocab);
   auto tgt_vocab = WriteVocabulary(b, m.tgt_vocab);
   const DecodingOptions& d = m.decoding;

@@ -124,7 +124,7 @@ class TranslateBatchTest
     limits.max_beam = 5;
     limits.max_nbest = 2;
     limits.max_batch = batch;
-    limits.attention = session_.model.config().attention != AttentionType::kNone;
+    limits.attention = session_.model.config().has_attention();
     size_t bytes = 0;
     EXPECT_EQ(RequiredArenaBytes(session_.model, limits, &bytes), Status::kOk);
     testing::AlignedArena arena(bytes);
@@ -202,7 +202,7 @@ class TranslateBatchTest
 TEST_P(TranslateBatchTest, GreedyEqualsOneAtATime) {
   TranslateOptions options;
   options.max_len = kMaxLen;
-  options.return_attention = session_.model.config().attention != AttentionType::kNone;
+  options.return_attention = session_.model.config().has_attention();
   Compare(options);
 }
 
@@ -213,9 +213,18 @@ TEST_P(TranslateBatchTest, BeamEqualsOneAtATime) {
   options.max_len = kMaxLen;
   options.min_len = 2;
   options.alpha = 0.6f;
-  options.beta = session_.model.config().attention != AttentionType::kNone ? 0.2f : 0.0f;
-  options.return_attention = session_.model.config().attention != AttentionType::kNone;
+  options.beta = session_.model.config().has_attention() ? 0.2f : 0.0f;
+  options.return_attention = session_.model.config().has_attention();
   Compare(options);
+}
+
+std::string TestName(const ::testing::TestParamInfo<std::tuple<std::string, QuantScheme>>& info) {
+  const QuantScheme scheme = std::get<1>(info.param);
+  std::string name = std::get<0>(info.param);
+  if (name == "g2p-en") name = "g2p_en";
+  return name + (scheme == QuantScheme::kFloat32      ? "_f32"
+                 : scheme == QuantScheme::kInt8Hybrid ? "_int8"
+                                                      : "_int8_full");
 }
 
 INSTANTIATE_TEST_SUITE_P(
@@ -226,14 +235,14 @@ INSTANTIATE_TEST_SUITE_P(
                                          "bahdanau", "g2p-en"),
                        ::testing::Values(QuantScheme::kFloat32, QuantScheme::kInt8Hybrid,
                                          QuantScheme::kInt8Full)),
-    [](const auto& info) {
-      const QuantScheme scheme = std::get<1>(info.param);
-      std::string name = std::get<0>(info.param);
-      if (name == "g2p-en") name = "g2p_en";
-      return name + (scheme == QuantScheme::kFloat32   ? "_f32"
-                                        : scheme == QuantScheme::kInt8Hybrid ? "_int8"
-                                                                             : "_int8_full");
-    });
+    TestName);
+
+// The Transformer's caches per slot and beam index (float schemes; int8-full is not built yet).
+INSTANTIATE_TEST_SUITE_P(
+    Transformer, TranslateBatchTest,
+    ::testing::Combine(::testing::Values("transformer_pre", "transformer_post"),
+                       ::testing::Values(QuantScheme::kFloat32, QuantScheme::kInt8Hybrid)),
+    TestName);
 
 TEST(TranslateBatchErrors, BadArgumentsAndLimits) {
   auto loaded = testing::LoadCheckpointDir(std::string(EDGENMT_TEST_DATA_DIR) + "/golden/global_dot");

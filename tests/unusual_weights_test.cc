@@ -65,7 +65,8 @@ std::vector<Mutation> Mutations() {
                  }
                }});
   m.push_back({"all-zero generator", [](TensorMap* t) {
-                 Fill(&t->at("generator.weight"), 0.0f);
+                 // A tied Transformer's output matrix is tgt_embed.weight (zeroed above).
+                 if (t->count("generator.weight") != 0) Fill(&t->at("generator.weight"), 0.0f);
                  Fill(&t->at("generator.bias"), 0.0f);
                }});
   m.push_back({"every tensor all zero", [](TensorMap* t) {
@@ -117,7 +118,7 @@ void Decode(const Model& model, const std::string& where) {
   limits.max_beam = 3;
   limits.max_nbest = 3;
   limits.max_tgt_len = 12;
-  limits.attention = model.config().attention != AttentionType::kNone;
+  limits.attention = model.config().has_attention();
   size_t bytes = 0;
   char why[160];
   ASSERT_EQ(RequiredArenaBytes(model, limits, &bytes, why, sizeof why), Status::kOk) << where << why;
@@ -166,6 +167,11 @@ void CheckModel(const std::string& dir) {
       try {
         converter::ConvertCheckpoint(ckpt, options, &file);
       } catch (const converter::ConvertError& e) {
+        // Refused by name, never crashed: int8-full Transformers are not implemented yet.
+        if (ckpt.config.model_type == ModelType::kTransformer && scheme == QuantScheme::kInt8Full &&
+            std::string(e.what()).find("Transformer") != std::string::npos) {
+          continue;
+        }
         ADD_FAILURE() << "refused: " << e.what();
         continue;
       }

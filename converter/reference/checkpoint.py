@@ -1,11 +1,30 @@
 """Checkpoint directories (MODEL.md "Checkpoint directory"): config, weights, vocabularies."""
+import json
 import os
-from typing import Dict, List, Tuple
+from typing import Dict, List, Tuple, Union
 
 import torch
 
 from model import SPECIALS, UNK, ModelConfig, Seq2Seq
 from safetensors_io import load_file, save_file
+from transformer import Transformer, TransformerConfig
+
+AnyConfig = Union[ModelConfig, TransformerConfig]
+AnyModel = Union[Seq2Seq, Transformer]
+
+
+def config_from_dict(d: dict) -> AnyConfig:
+    """config.json's model_type picks the family: "rnn" (or absent) or "transformer"."""
+    kind = d.get("model_type", "rnn")
+    if kind == "transformer":
+        return TransformerConfig.from_dict(d)
+    if kind != "rnn":
+        raise ValueError(f"unknown model_type {kind!r} (rnn or transformer)")
+    return ModelConfig.from_dict({k: v for k, v in d.items() if k != "model_type"})
+
+
+def build_model(cfg: AnyConfig) -> AnyModel:
+    return Transformer(cfg) if isinstance(cfg, TransformerConfig) else Seq2Seq(cfg)
 
 
 class Vocab:
@@ -47,7 +66,7 @@ def tokenize_source(text: str, tokenizer: str) -> List[str]:
     return list(text) if tokenizer == "char" else text.split()
 
 
-def save_checkpoint(model: Seq2Seq, src_vocab: Vocab, tgt_vocab: Vocab, out_dir: str,
+def save_checkpoint(model: AnyModel, src_vocab: Vocab, tgt_vocab: Vocab, out_dir: str,
                     metadata: Dict[str, str] = None) -> None:
     os.makedirs(out_dir, exist_ok=True)
     cfg = model.cfg
@@ -59,13 +78,14 @@ def save_checkpoint(model: Seq2Seq, src_vocab: Vocab, tgt_vocab: Vocab, out_dir:
     tgt_vocab.save(os.path.join(out_dir, "tgt.vocab"))
 
 
-def load_checkpoint(model_dir: str) -> Tuple[Seq2Seq, Vocab, Vocab]:
-    cfg = ModelConfig.load(os.path.join(model_dir, "config.json"))
+def load_checkpoint(model_dir: str) -> Tuple[AnyModel, Vocab, Vocab]:
+    with open(os.path.join(model_dir, "config.json"), encoding="utf-8") as f:
+        cfg = config_from_dict(json.load(f))
     src_vocab = Vocab.load(os.path.join(model_dir, "src.vocab"))
     tgt_vocab = Vocab.load(os.path.join(model_dir, "tgt.vocab"))
     if cfg.src_vocab_size != len(src_vocab) or cfg.tgt_vocab_size != len(tgt_vocab):
         raise ValueError("vocab files disagree with config.json")
-    model = Seq2Seq(cfg)
+    model = build_model(cfg)
     tensors, _ = load_file(os.path.join(model_dir, "model.safetensors"))
     model.load_state_dict(tensors, strict=True)
     model.eval()

@@ -27,6 +27,7 @@ import torch  # noqa: E402
 from checkpoint import Vocab, load_checkpoint, save_checkpoint, tokenize_source  # noqa: E402
 from g2p_metrics import read_tsv  # noqa: E402
 from model import BOS, EOS, ModelConfig, Seq2Seq  # noqa: E402
+from transformer import Transformer, TransformerConfig  # noqa: E402
 from search import DecodeOptions, decode  # noqa: E402
 from train import load_pairs  # noqa: E402
 
@@ -36,7 +37,8 @@ DECIMALS = 6
 INIT_RANGE = 0.5     # random weights ~ U(-0.5, 0.5): peakier than PyTorch's default init
 EOS_BIAS = 1.0       # added to generator.bias[</s>] so random models end some hypotheses early
 # Models whose random weights already favour </s>: a lower bias gives a mix of output lengths.
-EOS_BIAS_OVERRIDE = {"global_concat": 0.75, "local_m_dot": -0.2, "local_p_concat": 0.75}
+EOS_BIAS_OVERRIDE = {"global_concat": 0.75, "local_m_dot": -0.2, "local_p_concat": 0.75,
+                     "transformer_pre": 1.1, "transformer_post": -0.2}
 SMALL_MAX_LEN = 12
 
 # name, seed, options (the rest of the config comes from the vocabularies and defaults below)
@@ -84,6 +86,17 @@ SMALL_MODELS = [
                   dec_layers=1, bridge=True, input_feeding=False, reverse_source=True,
                   attention="none", score="general")),
 ]
+# The Transformer (model_type "transformer"): every option is covered by one of the two.
+TRANSFORMER_MODELS = [
+    ("transformer_pre", dict(d_model=16, heads=2, ffn=24, enc_layers=2, dec_layers=2,
+                             activation="relu", norm="pre", positions="sinusoidal",
+                             tie_output=True)),
+    ("transformer_post", dict(d_model=24, heads=3, ffn=20, enc_layers=1, dec_layers=2,
+                              activation="gelu", norm="post", positions="learned",
+                              tie_output=False)),
+]
+TRANSFORMER_DEFAULTS = dict(model_type="transformer", max_src_len=32, max_tgt_len=32,
+                            tokenizer="char", dropout=0.0)
 SMALL_DEFAULTS = dict(src_embed=12, tgt_embed=16, attn_hidden=10, window=2, max_src_len=32,
                       tokenizer="char", dropout=0.0)
 
@@ -172,9 +185,9 @@ def write_golden(model, src_vocab, tgt_vocab, words, searches, checkpoint_rel, o
           f"{ended}/{len(recs)}", flush=True)
 
 
-def random_model(cfg: ModelConfig, seed: int, eos_bias: float) -> Seq2Seq:
+def random_model(cfg, seed: int, eos_bias: float):
     torch.manual_seed(seed)
-    model = Seq2Seq(cfg)
+    model = Transformer(cfg) if isinstance(cfg, TransformerConfig) else Seq2Seq(cfg)
     gen = torch.Generator().manual_seed(seed)
     with torch.no_grad():
         for name, p in sorted(model.named_parameters()):
@@ -196,6 +209,24 @@ def make_small(args, words, src_vocab, tgt_vocab):
         # Golden data comes from the checkpoint as written (float32 round trip is exact).
         model, sv, tv = load_checkpoint(out_dir)
         write_golden(model, sv, tv, words, small_decode_options(i),
+                     os.path.relpath(out_dir, args.root), os.path.join(out_dir, "golden.json"),
+                     {"name": name, "seed": seed})
+
+
+def make_transformers(args, words, src_vocab, tgt_vocab):
+    base = len(SMALL_MODELS)
+    for i, (name, opts) in enumerate(TRANSFORMER_MODELS):
+        if args.only and name not in args.only:
+            continue
+        seed = 2000 + i
+        cfg = TransformerConfig.from_dict(dict(TRANSFORMER_DEFAULTS, **opts,
+                                               src_vocab_size=len(src_vocab),
+                                               tgt_vocab_size=len(tgt_vocab)))
+        model = random_model(cfg, seed, EOS_BIAS_OVERRIDE.get(name, EOS_BIAS))
+        out_dir = os.path.join(args.out, name)
+        save_checkpoint(model, src_vocab, tgt_vocab, out_dir, {"seed": str(seed), "weights": "random"})
+        model, sv, tv = load_checkpoint(out_dir)
+        write_golden(model, sv, tv, words, small_decode_options(base + i),
                      os.path.relpath(out_dir, args.root), os.path.join(out_dir, "golden.json"),
                      {"name": name, "seed": seed})
 
@@ -225,6 +256,7 @@ def main():
     src_vocab, tgt_vocab = task_vocabs(args.data)
     if args.which in ("small", "all"):
         make_small(args, words, src_vocab, tgt_vocab)
+        make_transformers(args, words, src_vocab, tgt_vocab)
     if args.which in ("shipped", "all"):
         make_shipped(args, words, src_vocab, tgt_vocab)
 

@@ -165,7 +165,7 @@ class ModelStepper:
 
     def step(self, prev, state):
         ctx, dec = state
-        if ctx.memory.size(0) != prev.size(0):
+        if ctx.lengths.size(0) != prev.size(0):
             ctx = self.ctx.index_select(torch.zeros(prev.size(0), dtype=torch.long))
         with torch.no_grad():
             lp, a, dec = self.model.step(prev, dec, ctx)

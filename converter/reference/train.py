@@ -69,16 +69,21 @@ import torch.multiprocessing as mp  # noqa: E402
 import torch.nn.functional as F  # noqa: E402
 from tqdm import tqdm  # noqa: E402
 
-from checkpoint import Vocab, save_checkpoint, tokenize_source  # noqa: E402
+from checkpoint import Vocab, build_model, config_from_dict, save_checkpoint, tokenize_source  # noqa: E402
 from evaluate import decode_words, evaluate  # noqa: E402
 from g2p_metrics import read_tsv, score  # noqa: E402
-from model import BOS, EOS, PAD, ModelConfig, Seq2Seq, count_parameters  # noqa: E402
+from model import BOS, EOS, PAD, count_parameters  # noqa: E402
 from search import DecodeOptions  # noqa: E402
 
 SHIPPED_CONFIG = dict(cell="lstm", src_embed=64, tgt_embed=64, enc_hidden=160, enc_layers=2,
                       bidirectional=True, reverse_source=False, dec_hidden=256, dec_layers=1,
                       bridge=True, input_feeding=True, attention="local_p", score="general",
                       attn_hidden=128, window=3, max_src_len=32, tokenizer="char", dropout=0.1)
+# models/g2p-en-transformer (--model transformer): pre-norm, 3 + 3 layers of width 128.
+TRANSFORMER_CONFIG = dict(model_type="transformer", d_model=128, heads=4, ffn=512, enc_layers=3,
+                          dec_layers=3, activation="relu", norm="pre", positions="sinusoidal",
+                          tie_output=True, max_src_len=32, max_tgt_len=64, tokenizer="char",
+                          dropout=0.1)
 DEFAULT_EPOCHS = 30
 PATIENCE = 3
 PLATEAU_MIN_GAIN = 0.5   # dev WER points: a smaller gain over the best counts as a plateau
@@ -185,8 +190,12 @@ def main():
                          "stalls; cosine: lr * (1 + cos(pi * update / total)) / 2 over --epochs, "
                          "no early stop")
     ap.add_argument("--label-smoothing", type=float, default=0.0)
+    ap.add_argument("--model", choices=("rnn", "transformer"), default="rnn",
+                    help="rnn: SHIPPED_CONFIG; transformer: TRANSFORMER_CONFIG")
+    ap.add_argument("--warmup", type=int, default=0,
+                    help="updates of linear lr warm-up before the cosine (0: none)")
     ap.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
-                    help="override a SHIPPED_CONFIG key (JSON value), e.g. --set dec_hidden=320")
+                    help="override a config key (JSON value), e.g. --set dec_hidden=320")
     ap.add_argument("--device", default="cpu",
                     help="torch device; cuda trains in one process (--workers 1)")
     ap.add_argument("--workers", type=int, default=2,
@@ -217,15 +226,16 @@ def main():
                          "train_log.json")
     args = ap.parse_args()
     overrides = {}
+    base = TRANSFORMER_CONFIG if args.model == "transformer" else SHIPPED_CONFIG
     for kv in args.set:
         key, _, value = kv.partition("=")
-        if key not in SHIPPED_CONFIG:
+        if key not in base:
             raise SystemExit(f"--set {kv}: unknown config key")
         try:
             overrides[key] = json.loads(value)
         except json.JSONDecodeError:
             overrides[key] = value
-    args.config = dict(SHIPPED_CONFIG, **overrides)
+    args.config = dict(base, **overrides)
     if args.device != "cpu" and args.workers != 1:
         raise SystemExit("--device other than cpu needs --workers 1")
     if args.workers < 1 or args.batch_size < args.workers:
@@ -278,8 +288,8 @@ def train_worker(rank, args):
     train_raw = load_pairs(os.path.join(args.data, "train.tsv"), tok)
     src_vocab = Vocab.build(c for s, _ in train_raw for c in s)
     tgt_vocab = Vocab.build(p for _, y in train_raw for p in y)
-    cfg = ModelConfig.from_dict(dict(args.config, src_vocab_size=len(src_vocab),
-                                     tgt_vocab_size=len(tgt_vocab)))
+    cfg = config_from_dict(dict(args.config, src_vocab_size=len(src_vocab),
+                                tgt_vocab_size=len(tgt_vocab)))
     too_long = [s for s, _ in train_raw if len(s) > cfg.max_src_len]
     if too_long:
         raise SystemExit(f"{len(too_long)} training sources exceed max_src_len")
@@ -287,7 +297,7 @@ def train_worker(rank, args):
     dev_refs = read_tsv(os.path.join(args.data, "dev.tsv"))
     test_refs = read_tsv(os.path.join(args.data, "test.tsv"))
 
-    model = Seq2Seq(cfg)
+    model = build_model(cfg)
     if args.init_from:
         from checkpoint import load_checkpoint
         init_model, init_src, init_tgt = load_checkpoint(args.init_from)
@@ -328,6 +338,7 @@ def train_worker(rank, args):
            "batch_size": args.batch_size, "workers": world, "threads_per_worker": args.threads,
            "clip": args.clip, "max_epochs": args.epochs, "eval_every": args.eval_every,
            "schedule": args.schedule, "label_smoothing": args.label_smoothing,
+           "warmup": args.warmup,
            "patience": PATIENCE, "plateau_min_gain": PLATEAU_MIN_GAIN,
            "deadline_min": args.deadline_min, "rollback_gap": args.rollback_gap,
            "average_last": args.average_last, "rollbacks": [], "evals": []}
@@ -354,6 +365,8 @@ def train_worker(rank, args):
         for b in make_batches(examples, args.batch_size, rng):
             if args.schedule == "cosine":
                 lr_now = lr_scale * args.lr * 0.5 * (1.0 + math.cos(math.pi * cosine_phase(update)))
+                if update < args.warmup:
+                    lr_now *= (update + 1) / args.warmup
                 for g in opt.param_groups:
                     g["lr"] = lr_now
             loss, ntok = train_step(model, opt, to_device(collate(examples, b[rank::world]), device),

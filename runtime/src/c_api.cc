@@ -300,7 +300,7 @@ enmt_status enmt_model_token(const enmt_model* model, int32_t side, int32_t id,
 
 int32_t enmt_model_has_attention(const enmt_model* model) {
   return model != nullptr && model->model.loaded() &&
-                 model->model.config().attention != edgenmt::AttentionType::kNone
+                 model->model.config().has_attention()
              ? 1
              : 0;
 }

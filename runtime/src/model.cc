@@ -241,6 +241,11 @@ Status Model::Load(const void* data, size_t size) {
   EDGENMT_RETURN_IF_ERROR(check.ReadConfig(&config));
   DecodingOptions decoding{};
   EDGENMT_RETURN_IF_ERROR(check.ReadDecoding(&decoding));
+  if (config.model_type == ModelType::kTransformer &&
+      decoding.max_len > config.transformer.max_tgt_len) {
+    return Fail(Status::kModelConfigInvalid, "decoding.max_len: ", decoding.max_len,
+                " > config.transformer.max_tgt_len ", config.transformer.max_tgt_len);
+  }
   ArenaPlan plan{};
   EDGENMT_RETURN_IF_ERROR(check.ReadArenaPlan(config, &plan));
   EDGENMT_RETURN_IF_ERROR(check.CheckActivations(config));

@@ -67,6 +67,20 @@ Status ModelChecker::ReadConfig(ModelConfig* out) {
   cfg.tokenizer = static_cast<TokenizerType>(static_cast<uint8_t>(c->tokenizer()));
   cfg.scheme = static_cast<QuantScheme>(static_cast<uint8_t>(c->scheme()));
   cfg.model_type = static_cast<ModelType>(static_cast<uint8_t>(c->model_type()));
+  if (const fb::TransformerConfig* t = c->transformer()) {
+    cfg.transformer.d_model = t->d_model();
+    cfg.transformer.heads = t->heads();
+    cfg.transformer.ffn = t->ffn();
+    cfg.transformer.max_tgt_len = t->max_tgt_len();
+    cfg.transformer.activation =
+        static_cast<FeedForwardActivation>(static_cast<uint8_t>(t->activation()));
+    cfg.transformer.norm = static_cast<NormPlacement>(static_cast<uint8_t>(t->norm()));
+    cfg.transformer.positions =
+        static_cast<PositionEncoding>(static_cast<uint8_t>(t->positions()));
+    cfg.transformer.tie_output = t->tie_output();
+  } else if (cfg.model_type == ModelType::kTransformer) {
+    return Fail(Status::kModelConfigInvalid, "config.transformer: missing (model_type transformer)");
+  }
   const Status status = ValidateModelConfig(cfg, detail_, detail_size_);
   if (status != Status::kOk) return status;
   *out = cfg;

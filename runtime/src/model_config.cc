@@ -15,6 +15,47 @@ Status Invalid(char* detail, size_t detail_size, const Parts&... parts) {
 
 bool InRange(int32_t value, int32_t lo, int32_t hi) { return value >= lo && value <= hi; }
 
+struct Size {
+  const char* name;
+  int32_t value;
+  int32_t lo, hi;
+};
+
+template <size_t N>
+Status CheckSizes(const Size (&sizes)[N], char* detail, size_t detail_size) {
+  for (const Size& s : sizes) {
+    if (!InRange(s.value, s.lo, s.hi))
+      return Invalid(detail, detail_size, "config.", s.name, ": ", static_cast<int>(s.value), " not in [", static_cast<int>(s.lo), ", ", static_cast<int>(s.hi), "]");
+  }
+  return Status::kOk;
+}
+
+// The common fields and the `transformer` part; the RNN's fields are not read.
+Status ValidateTransformerConfig(const ModelConfig& c, char* detail, size_t detail_size) {
+  const TransformerConfig& t = c.transformer;
+  if (static_cast<uint8_t>(t.activation) > static_cast<uint8_t>(FeedForwardActivation::kGelu))
+    return Invalid(detail, detail_size, "config.transformer.activation: unknown value ", static_cast<int>(t.activation));
+  if (static_cast<uint8_t>(t.norm) > static_cast<uint8_t>(NormPlacement::kPost))
+    return Invalid(detail, detail_size, "config.transformer.norm: unknown value ", static_cast<int>(t.norm));
+  if (static_cast<uint8_t>(t.positions) > static_cast<uint8_t>(PositionEncoding::kLearned))
+    return Invalid(detail, detail_size, "config.transformer.positions: unknown value ", static_cast<int>(t.positions));
+  const Size sizes[] = {
+      {"src_vocab_size", c.src_vocab_size, 4, kMaxModelDim},
+      {"tgt_vocab_size", c.tgt_vocab_size, 4, kMaxModelDim},
+      {"enc_layers", c.enc_layers, 1, kMaxModelLayers},
+      {"dec_layers", c.dec_layers, 1, kMaxModelLayers},
+      {"max_src_len", c.max_src_len, 1, kMaxModelDim},
+      {"transformer.d_model", t.d_model, 1, kMaxModelDim},
+      {"transformer.heads", t.heads, 1, t.d_model},
+      {"transformer.ffn", t.ffn, 1, kMaxModelDim},
+      {"transformer.max_tgt_len", t.max_tgt_len, 1, kMaxModelDim},
+  };
+  EDGENMT_RETURN_IF_ERROR(CheckSizes(sizes, detail, detail_size));
+  if (t.d_model % t.heads != 0)
+    return Invalid(detail, detail_size, "config.transformer.d_model: ", static_cast<int>(t.d_model), " is not a multiple of heads ", static_cast<int>(t.heads));
+  return Status::kOk;
+}
+
 }  // namespace
 
 Status ValidateModelConfig(const ModelConfig& c, char* detail, size_t detail_size) {
@@ -27,17 +68,13 @@ Status ValidateModelConfig(const ModelConfig& c, char* detail, size_t detail_siz
     return Invalid(detail, detail_size, "config.score: unknown value ", static_cast<int>(c.score));
   if (static_cast<uint8_t>(c.tokenizer) > static_cast<uint8_t>(TokenizerType::kWord))
     return Invalid(detail, detail_size, "config.tokenizer: unknown value ", static_cast<int>(c.tokenizer));
-  if (c.model_type != ModelType::kRnn)
-    return Invalid(detail, detail_size, "config.model_type: unknown value ",
-                   static_cast<int>(c.model_type), " (this runtime runs rnn models)");
   if (static_cast<uint8_t>(c.scheme) > static_cast<uint8_t>(QuantScheme::kInt8Full))
     return Invalid(detail, detail_size, "config.scheme: unknown value ", static_cast<int>(c.scheme));
+  if (c.model_type == ModelType::kTransformer) return ValidateTransformerConfig(c, detail, detail_size);
+  if (c.model_type != ModelType::kRnn)
+    return Invalid(detail, detail_size, "config.model_type: unknown value ",
+                   static_cast<int>(c.model_type), " (this runtime runs rnn and transformer models)");
 
-  struct Size {
-    const char* name;
-    int32_t value;
-    int32_t lo, hi;
-  };
   const Size sizes[] = {
       // Vocabularies always hold the 4 special tokens <pad> <unk> <s> </s>.
       {"src_vocab_size", c.src_vocab_size, 4, kMaxModelDim},
@@ -52,10 +89,7 @@ Status ValidateModelConfig(const ModelConfig& c, char* detail, size_t detail_siz
       {"window", c.window, 0, kMaxModelDim},
       {"max_src_len", c.max_src_len, 1, kMaxModelDim},
   };
-  for (const Size& s : sizes) {
-    if (!InRange(s.value, s.lo, s.hi))
-      return Invalid(detail, detail_size, "config.", s.name, ": ", static_cast<int>(s.value), " not in [", static_cast<int>(s.lo), ", ", static_cast<int>(s.hi), "]");
-  }
+  EDGENMT_RETURN_IF_ERROR(CheckSizes(sizes, detail, detail_size));
 
   const int32_t E = c.encoder_output_size();
   const int32_t H = c.dec_hidden;

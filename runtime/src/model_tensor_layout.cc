@@ -57,11 +57,76 @@ class Emitter {
   bool stopped_ = false;
 };
 
+// One attention block's projections: <prefix><l><block>.{q,k,v,out}_proj.{weight,bias}.
+void AddAttention(Emitter* out, const char* prefix, int32_t l, const char* block, int32_t d) {
+  static const char* const kProjections[] = {"q_proj", "k_proj", "v_proj", "out_proj"};
+  char suffix[kMaxTensorNameLength];
+  for (const char* projection : kProjections) {
+    for (int part = 0; part < 2; ++part) {
+      size_t n = 0;
+      const char* parts[] = {block, ".", projection, part == 0 ? ".weight" : ".bias"};
+      for (const char* text : parts) {
+        while (*text != '\0' && n + 1 < sizeof(suffix)) suffix[n++] = *text++;
+      }
+      suffix[n] = '\0';
+      out->Add(part == 0 ? TensorRole::kWeight : TensorRole::kBias, d, part == 0 ? d : 0,
+               prefix, l, suffix);
+    }
+  }
+}
+
+void AddNorm(Emitter* out, const char* prefix, int32_t l, const char* weight, const char* bias,
+             int32_t d) {
+  out->Add(TensorRole::kNorm, d, 0, prefix, l, weight);
+  out->Add(TensorRole::kNorm, d, 0, prefix, l, bias);
+}
+
+void AddFeedForward(Emitter* out, const char* prefix, int32_t l, int32_t d, int32_t ffn) {
+  out->Add(TensorRole::kWeight, ffn, d, prefix, l, ".linear1.weight");
+  out->Add(TensorRole::kBias, ffn, 0, prefix, l, ".linear1.bias");
+  out->Add(TensorRole::kWeight, d, ffn, prefix, l, ".linear2.weight");
+  out->Add(TensorRole::kBias, d, 0, prefix, l, ".linear2.bias");
+}
+
+// converter/reference/transformer.py's state_dict.
+int32_t TransformerTensors(const ModelConfig& c, Emitter* out) {
+  const TransformerConfig& t = c.transformer;
+  const int32_t d = t.d_model;
+  out->Add(TensorRole::kEmbedding, c.src_vocab_size, d, "src_embed.weight");
+  out->Add(TensorRole::kEmbedding, c.tgt_vocab_size, d, "tgt_embed.weight");
+  out->Add(TensorRole::kPosition, c.max_src_len, d, "src_pos");
+  out->Add(TensorRole::kPosition, t.max_tgt_len, d, "tgt_pos");
+  for (int32_t l = 0; l < c.enc_layers; ++l) {
+    AddAttention(out, "encoder.", l, ".self_attn", d);
+    AddNorm(out, "encoder.", l, ".norm1.weight", ".norm1.bias", d);
+    AddFeedForward(out, "encoder.", l, d, t.ffn);
+    AddNorm(out, "encoder.", l, ".norm2.weight", ".norm2.bias", d);
+  }
+  for (int32_t l = 0; l < c.dec_layers; ++l) {
+    AddAttention(out, "decoder.", l, ".self_attn", d);
+    AddNorm(out, "decoder.", l, ".norm1.weight", ".norm1.bias", d);
+    AddAttention(out, "decoder.", l, ".cross_attn", d);
+    AddNorm(out, "decoder.", l, ".norm2.weight", ".norm2.bias", d);
+    AddFeedForward(out, "decoder.", l, d, t.ffn);
+    AddNorm(out, "decoder.", l, ".norm3.weight", ".norm3.bias", d);
+  }
+  if (t.norm == NormPlacement::kPre) {
+    out->Add(TensorRole::kNorm, d, 0, "encoder_norm.weight");
+    out->Add(TensorRole::kNorm, d, 0, "encoder_norm.bias");
+    out->Add(TensorRole::kNorm, d, 0, "decoder_norm.weight");
+    out->Add(TensorRole::kNorm, d, 0, "decoder_norm.bias");
+  }
+  if (!t.tie_output) out->Add(TensorRole::kWeight, c.tgt_vocab_size, d, "generator.weight");
+  out->Add(TensorRole::kBias, c.tgt_vocab_size, 0, "generator.bias");
+  return out->count();
+}
+
 }  // namespace
 
 int32_t ExpectedTensors(const ModelConfig& c, ExpectedTensorVisitor visitor, void* user) {
   if (visitor == nullptr || ValidateModelConfig(c, nullptr, 0) != Status::kOk) return 0;
   Emitter out(visitor, user);
+  if (c.model_type == ModelType::kTransformer) return TransformerTensors(c, &out);
   const int32_t gates = GateCount(c.cell);
   const int32_t E = c.encoder_output_size();
   const int32_t H = c.dec_hidden;
@@ -145,7 +210,10 @@ int32_t ExpectedTensors(const ModelConfig& c, ExpectedTensorVisitor visitor, voi
 
 int32_t ExpectedActivations(const ModelConfig& c, ExpectedTensorVisitor visitor, void* user) {
   if (visitor == nullptr || ValidateModelConfig(c, nullptr, 0) != Status::kOk) return 0;
-  if (c.scheme != QuantScheme::kInt8Full || c.cell != CellType::kLstm) return 0;
+  if (c.model_type != ModelType::kRnn || c.scheme != QuantScheme::kInt8Full ||
+      c.cell != CellType::kLstm) {
+    return 0;
+  }
   int32_t count = 0;
   auto emit = [&](const char* prefix, int32_t layer, const char* suffix) {
     ExpectedTensor t{};

@@ -16,6 +16,7 @@ const char* ProfileStageName(ProfileStage stage) {
     case ProfileStage::kRecurrentCell: return "recurrent cell";
     case ProfileStage::kAttention: return "attention";
     case ProfileStage::kOutputProjection: return "output projection";
+    case ProfileStage::kFeedForward: return "feed-forward";
   }
   return "unknown";
 }

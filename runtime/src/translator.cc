@@ -40,7 +40,12 @@ Status ResolveLimits(const Model& model, const SessionLimits& in, SessionLimits*
     return detail->Fail(Status::kLimitExceeded, "max_tgt_len <= ", kMaxModelDim,
                         " and max_beam <= ", kMaxDecodingBeam, " required");
   }
-  if (out->attention && c.attention == AttentionType::kNone) {
+  if (c.model_type == ModelType::kTransformer && out->max_tgt_len > c.transformer.max_tgt_len) {
+    return detail->Fail(Status::kLimitExceeded, "max_tgt_len ", out->max_tgt_len,
+                        " exceeds the model's target positions (max_tgt_len ",
+                        c.transformer.max_tgt_len, ")");
+  }
+  if (out->attention && !c.has_attention()) {
     return detail->Fail(Status::kUnsupported, "attention history requested but the model "
                         "has attention none");
   }
@@ -79,7 +84,7 @@ Status Translator::State::Prepare(const Model& model, const SessionLimits& limit
   shape.max_sources = limits.max_batch;
   EDGENMT_RETURN_IF_ERROR(decoder.Prepare(model, kernels, shape, arena, detail));
   EDGENMT_RETURN_IF_ERROR(
-      PrepareBatch(limits, c.tgt_vocab_size, c.attention != AttentionType::kNone, arena, detail));
+      PrepareBatch(limits, c.tgt_vocab_size, c.has_attention(), arena, detail));
   src_ids = arena->AllocateArray<int32_t>(static_cast<size_t>(limits.max_batch),
                                           static_cast<size_t>(limits.max_src_len));
   hypotheses = arena->AllocateArray<Hypothesis>(static_cast<size_t>(limits.max_nbest));

@@ -134,15 +134,28 @@ int RunInspect(int argc, char** argv) {
               model.buffer_size(), model.format_version());
   std::printf("scheme: %s\n", SchemeName(c.scheme));
   std::printf("config:\n");
-  std::printf("  model type rnn\n");
-  std::printf("  cell %s, encoder %d layer(s) x %d%s%s, decoder %d layer(s) x %d\n", CellName(c.cell),
-              c.enc_layers, c.enc_hidden, c.bidirectional ? " bidirectional" : "",
-              c.reverse_source ? ", reversed source" : "", c.dec_layers, c.dec_hidden);
-  std::printf("  embeddings src %d tgt %d, bridge %s, input feeding %s\n", c.src_embed, c.tgt_embed,
-              c.bridge ? "yes" : "no", c.input_feeding ? "yes" : "no");
-  std::printf("  attention %s, score %s, attn_hidden %d, window D=%d, max_src_len %d, tokenizer %s\n",
-              AttentionName(c.attention), ScoreName(c.score), c.attn_hidden, c.window,
-              c.max_src_len, c.tokenizer == TokenizerType::kChar ? "char" : "word");
+  if (c.model_type == ModelType::kTransformer) {
+    const TransformerConfig& t = c.transformer;
+    std::printf("  model type transformer\n");
+    std::printf("  encoder %d layer(s), decoder %d layer(s), d_model %d, heads %d, ffn %d (%s)\n",
+                c.enc_layers, c.dec_layers, t.d_model, t.heads, t.ffn,
+                t.activation == FeedForwardActivation::kGelu ? "gelu" : "relu");
+    std::printf("  %s-norm, %s positions, output %s, max_src_len %d, max_tgt_len %d, tokenizer %s\n",
+                t.norm == NormPlacement::kPre ? "pre" : "post",
+                t.positions == PositionEncoding::kLearned ? "learned" : "sinusoidal",
+                t.tie_output ? "tied to tgt_embed" : "own generator.weight", c.max_src_len,
+                t.max_tgt_len, c.tokenizer == TokenizerType::kChar ? "char" : "word");
+  } else {
+    std::printf("  model type rnn\n");
+    std::printf("  cell %s, encoder %d layer(s) x %d%s%s, decoder %d layer(s) x %d\n", CellName(c.cell),
+                c.enc_layers, c.enc_hidden, c.bidirectional ? " bidirectional" : "",
+                c.reverse_source ? ", reversed source" : "", c.dec_layers, c.dec_hidden);
+    std::printf("  embeddings src %d tgt %d, bridge %s, input feeding %s\n", c.src_embed, c.tgt_embed,
+                c.bridge ? "yes" : "no", c.input_feeding ? "yes" : "no");
+    std::printf("  attention %s, score %s, attn_hidden %d, window D=%d, max_src_len %d, tokenizer %s\n",
+                AttentionName(c.attention), ScoreName(c.score), c.attn_hidden, c.window,
+                c.max_src_len, c.tokenizer == TokenizerType::kChar ? "char" : "word");
+  }
   std::printf("vocabularies:\n");
   PrintVocabulary("source", model.src_vocab());
   PrintVocabulary("target", model.tgt_vocab());

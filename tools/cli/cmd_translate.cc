@@ -92,7 +92,7 @@ int RunTranslate(int argc, char** argv) {
     return kExitUsage;
   }
   const bool want_alignments = args.Has("--alignments");
-  if (want_alignments && model.model().config().attention == AttentionType::kNone) {
+  if (want_alignments && !model.model().config().has_attention()) {
     std::fprintf(stderr, "edgenmt translate: error: --alignments needs a model with attention\n");
     return kExitUsage;
   }

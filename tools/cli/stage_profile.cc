@@ -48,6 +48,7 @@ void StageProfile::Print(FILE* out, KernelBackend backend, size_t arena_bytes, i
       {ProfileStage::kEncoder, "encoder"},
       {ProfileStage::kRecurrentCell, "recurrent cell (decoder)"},
       {ProfileStage::kAttention, "attention"},
+      {ProfileStage::kFeedForward, "feed-forward (transformer)"},
       {ProfileStage::kOutputProjection, "output projection"},
       {ProfileStage::kDecoderStep, "decoder step, rest (embed, reorder)"},
       {ProfileStage::kSearch, "search (beam bookkeeping)"},

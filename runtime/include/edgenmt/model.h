@@ -39,11 +39,29 @@ enum class AttentionType : uint8_t { kNone = 0, kGlobal = 1, kLocalM = 2, kLocal
 enum class ScoreType : uint8_t { kDot = 0, kGeneral = 1, kConcat = 2, kLocation = 3 };
 enum class TokenizerType : uint8_t { kChar = 0, kWord = 1 };
 // The model family: which decoder implementation runs the file (docs/MODEL.md "Model types").
-enum class ModelType : uint8_t { kRnn = 0 };
+enum class ModelType : uint8_t { kRnn = 0, kTransformer = 1 };
 // How the weights are stored and which arithmetic the runtime uses (docs/MODEL.md, docs/INT8.md).
 enum class QuantScheme : uint8_t { kFloat32 = 0, kInt8Hybrid = 1, kInt8Full = 2 };
 
-// Every architecture option of docs/MODEL.md. Sizes are element counts.
+// The Transformer's options (docs/MODEL.md "Transformer"), ModelConfig::transformer.
+enum class FeedForwardActivation : uint8_t { kRelu = 0, kGelu = 1 };  // GELU: the erf form
+enum class NormPlacement : uint8_t { kPre = 0, kPost = 1 };  // x + f(LN(x)) or LN(x + f(x))
+enum class PositionEncoding : uint8_t { kSinusoidal = 0, kLearned = 1 };  // both stored tables
+struct TransformerConfig {
+  int32_t d_model;
+  int32_t heads;        // d_model is a multiple of heads
+  int32_t ffn;          // feed-forward width
+  int32_t max_tgt_len;  // rows of the target position table: the longest output
+  FeedForwardActivation activation;
+  NormPlacement norm;
+  PositionEncoding positions;
+  bool tie_output;      // the generator multiplies by tgt_embed.weight
+};
+
+// Every architecture option of docs/MODEL.md. Sizes are element counts. Common to both model
+// types: vocabulary sizes, enc_layers, dec_layers, max_src_len, tokenizer, scheme, model_type;
+// the RNN's options are the rest of the flat fields (zero in a Transformer's config), the
+// Transformer's are `transformer` (zero in an RNN's).
 struct ModelConfig {
   CellType cell;
   int32_t src_vocab_size;
@@ -66,8 +84,17 @@ struct ModelConfig {
   TokenizerType tokenizer;
   QuantScheme scheme;
   ModelType model_type;  // kRnn (zero-initialised configs are RNN models)
+  TransformerConfig transformer;  // model_type kTransformer only
 
-  int32_t encoder_output_size() const { return bidirectional ? 2 * enc_hidden : enc_hidden; }
+  int32_t encoder_output_size() const {
+    if (model_type == ModelType::kTransformer) return transformer.d_model;
+    return bidirectional ? 2 * enc_hidden : enc_hidden;
+  }
+  // Whether a decoder step yields attention weights over the source (coverage, alignments):
+  // the RNN with attention, and every Transformer (its last layer's cross-attention).
+  bool has_attention() const {
+    return model_type == ModelType::kTransformer || attention != AttentionType::kNone;
+  }
 };
 
 // Caps that keep every size computation far from int32 overflow and reject absurd files.

@@ -26,11 +26,12 @@ enum class ProfileStage : uint8_t {
   kRecurrentCell = 3,     // the decoder's stacked LSTM/GRU cells
   kAttention = 4,         // scores, window, a_t, c_t and the attentional layer tanh(W_c[c;h])
   kOutputProjection = 5,  // generator: logits and log-softmax over the target vocabulary
+  kFeedForward = 6,       // a Transformer decoder layer's feed-forward block
 };
-constexpr int32_t kProfileStageCount = 6;
+constexpr int32_t kProfileStageCount = 7;
 
 // Stable name ("encoder", "search", "decoder step", "recurrent cell", "attention",
-// "output projection"); "unknown" outside the enum.
+// "output projection", "feed-forward"); "unknown" outside the enum.
 const char* ProfileStageName(ProfileStage stage);
 
 struct Profiler {

@@ -22,6 +22,8 @@ enum class TensorRole : uint8_t {
   kEmbedding = 0,  // [V, embed] lookup table: rows are gathered, never multiplied whole
   kWeight = 1,     // [out, in] matrix multiplied with a vector (rank 2)
   kBias = 2,       // [out] added after a matrix product (rank 1)
+  kNorm = 3,       // [d] layer-norm gain or shift (Transformer)
+  kPosition = 4,   // [max_len, d] position table added to scaled embeddings (Transformer)
 };
 
 struct ExpectedTensor {
@@ -35,15 +37,21 @@ struct ExpectedTensor {
 // duration of the call.
 using ExpectedTensorVisitor = bool (*)(const ExpectedTensor& tensor, void* user);
 
-// Reports every tensor docs/MODEL.md requires for `config`, in a fixed order (source embedding,
-// encoder layers forward then reverse, bridge, target embedding, decoder layers, attention,
-// attn_out, generator). `config` must pass ValidateModelConfig(); otherwise nothing is reported
+// Reports every tensor docs/MODEL.md requires for `config`, in a fixed order (RNN: source
+// embedding, encoder layers forward then reverse, bridge, target embedding, decoder layers,
+// attention, attn_out, generator; Transformer: embeddings, position tables, encoder layers,
+// decoder layers, final norms, generator). `config` must pass ValidateModelConfig(); otherwise nothing is reported
 // and the result is 0. Returns the number of tensors reported (including the one that stopped).
 int32_t ExpectedTensors(const ModelConfig& config, ExpectedTensorVisitor visitor, void* user);
 
 // Upper bound of ExpectedTensors()'s count for any valid config (fixed-array sizing).
-constexpr int32_t kMaxExpectedTensors =
+constexpr int32_t kMaxRnnExpectedTensors =
     2 + 8 * kMaxModelLayers + 4 * kMaxModelLayers + 4 * kMaxModelLayers + 8 + 3;
+constexpr int32_t kMaxTransformerExpectedTensors =
+    4 + 16 * kMaxModelLayers + 26 * kMaxModelLayers + 4 + 2;
+constexpr int32_t kMaxExpectedTensors = kMaxRnnExpectedTensors > kMaxTransformerExpectedTensors
+                                            ? kMaxRnnExpectedTensors
+                                            : kMaxTransformerExpectedTensors;
 
 // Lambda-friendly form: `f` is called as `bool f(const ExpectedTensor&)`.
 template <typename F>

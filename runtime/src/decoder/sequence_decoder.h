@@ -18,7 +18,7 @@ namespace edgenmt {
 
 // The shape a session plans its decoder for. max_tgt_len is the longest output a search will
 // ask for: a decoder that keeps a per-step cache (a Transformer's keys and values) sizes it by
-// this; the RNN keeps fixed-size states and ignores it.
+// this (0: the model's own limit); the RNN keeps fixed-size states and ignores it.
 struct DecoderLimits {
   int32_t max_src_len = 0;
   int32_t max_rows = 0;  // live hypotheses: the beam (times max_sources in a batch)

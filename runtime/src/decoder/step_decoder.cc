@@ -6,13 +6,24 @@
 namespace edgenmt {
 
 static_assert(std::is_trivially_destructible<RnnDecoder<FloatNumerics>>::value &&
-                  std::is_trivially_destructible<RnnDecoder<IntegerNumerics>>::value,
+                  std::is_trivially_destructible<RnnDecoder<IntegerNumerics>>::value &&
+                  std::is_trivially_destructible<TransformerDecoder>::value,
               "decoders are placed in StepDecoder storage and never destroyed");
 
 Status StepDecoder::Prepare(const Model& model, const KernelTable* kernels,
                             const DecoderLimits& limits, Arena* arena, ErrorDetail* detail) {
   active_ = nullptr;
   integer_ = nullptr;
+  if (model.config().model_type == ModelType::kTransformer) {
+    if (model.config().scheme == QuantScheme::kInt8Full) {
+      return detail->Fail(Status::kUnsupported, "int8-full Transformer models are not supported "
+                          "by this runtime yet (float32, int8)");
+    }
+    TransformerDecoder* decoder = new (storage_) TransformerDecoder();
+    EDGENMT_RETURN_IF_ERROR(decoder->Prepare(model, kernels, limits, arena, detail));
+    active_ = decoder;
+    return Status::kOk;
+  }
   if (model.config().model_type != ModelType::kRnn) {
     return detail->Fail(Status::kUnsupported, "model type ",
                         static_cast<int32_t>(model.config().model_type), " not supported");

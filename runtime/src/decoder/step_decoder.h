@@ -1,6 +1,7 @@
 // The session's decoder: picks the model's implementation of SequenceDecoder once, at Prepare,
-// from the file (model type rnn; numeric scheme float32 / int8 hybrid -> RnnDecoder<
-// FloatNumerics>, int8-full -> RnnDecoder<IntegerNumerics>) and forwards to it. The search and
+// from the file (model type rnn: numeric scheme float32 / int8 hybrid -> RnnDecoder<
+// FloatNumerics>, int8-full -> RnnDecoder<IntegerNumerics>; transformer: float32 / int8 hybrid
+// -> TransformerDecoder) and forwards to it. The search and
 // the translator see only the SequenceDecoder contract (decoder/sequence_decoder.h).
 #ifndef EDGENMT_DECODER_STEP_DECODER_H_
 #define EDGENMT_DECODER_STEP_DECODER_H_
@@ -16,6 +17,7 @@
 #include "numerics/float_numerics.h"
 #include "numerics/integer_numerics.h"
 #include "rnn/rnn_decoder.h"
+#include "transformer/transformer_decoder.h"
 
 namespace edgenmt {
 
@@ -70,11 +72,14 @@ class StepDecoder final : public SequenceDecoder {
  private:
   using FloatDecoder = RnnDecoder<FloatNumerics>;
   using IntegerDecoder = RnnDecoder<IntegerNumerics>;
-  static constexpr size_t kStorage =
+  static constexpr size_t kRnnStorage =
       sizeof(FloatDecoder) > sizeof(IntegerDecoder) ? sizeof(FloatDecoder) : sizeof(IntegerDecoder);
-  // One implementation at a time lives here (placement new at Prepare; both are trivially
+  static constexpr size_t kStorage =
+      kRnnStorage > sizeof(TransformerDecoder) ? kRnnStorage : sizeof(TransformerDecoder);
+  // One implementation at a time lives here (placement new at Prepare; all are trivially
   // destructible), so the session holds only the one its model needs.
-  alignas(FloatDecoder) alignas(IntegerDecoder) unsigned char storage_[kStorage];
+  alignas(FloatDecoder) alignas(IntegerDecoder) alignas(TransformerDecoder)
+      unsigned char storage_[kStorage];
   IntegerDecoder* integer_ = nullptr;  // set when the model is int8-full (calibration)
   SequenceDecoder* active_ = nullptr;
 };

@@ -46,6 +46,14 @@
   X(embedding_lookup_f32, void,                                                                 \
     (int32_t count, const int32_t* ids, const float* table, int32_t dim, float* out,            \
      int32_t out_stride))                                                                       \
+  /* y[i] = (x[i] - mean) / sqrt(var + eps) * gain[i] + shift[i], i < n >= 1: mean and    */ \
+  /* biased variance of x[0, n) (Transformer layer norm). y may alias x.                   */ \
+  X(layer_norm_f32, void,                                                                       \
+    (int32_t n, const float* x, const float* gain, const float* shift, float eps, float* y))    \
+  /* y[i] = max(x[i], 0), i < n (the Transformer's ReLU feed-forward). y may alias x.       */ \
+  X(relu_f32, void, (int32_t n, const float* x, float* y))                                      \
+  /* y[i] = x[i] / 2 * (1 + erf(x[i] / sqrt(2))), i < n (GELU, the erf form). y may alias x. */ \
+  X(gelu_f32, void, (int32_t n, const float* x, float* y))                                      \
   /* ---- int8 hybrid (docs/INT8.md): int8 weights, float activations ------------------- */   \
   /* y = x W^T + b with int8 W (per-row scales), x quantized per row into x_scratch         */ \
   /* ([x_scratch_rows, in_features] int8, x_scratch_rows >= kHybridScratchRows: a backend   */ \

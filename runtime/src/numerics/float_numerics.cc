@@ -14,7 +14,6 @@ Status FloatNumerics::Prepare(const Model& model, const KernelTable* kernels, in
                               int32_t max_width, Arena* arena, ErrorDetail* detail,
                               int32_t max_sources) {
   (void)max_rows;
-  (void)max_width;
   const QuantScheme scheme = model.config().scheme;
   if (scheme != QuantScheme::kFloat32 && scheme != QuantScheme::kInt8Hybrid) {
     return detail->Fail(Status::kInternal, "float numerics prepared for scheme ",
@@ -35,10 +34,13 @@ Status FloatNumerics::Prepare(const Model& model, const KernelTable* kernels, in
     // Input rows quantized a group at a time, by any product: common scratch of
     // kHybridScratchRows rows of the widest input (more where sources are batched).
     const ModelConfig& c = model.config();
-    int32_t cols = DecoderInputSize(c);
-    const int32_t others[] = {c.encoder_output_size() + c.dec_hidden, c.src_embed,
-                              c.attn_hidden};
-    for (int32_t v : others) cols = v > cols ? v : cols;
+    int32_t cols = max_width;  // the Transformer's widest input (d_model or ffn)
+    if (c.model_type == ModelType::kRnn) {
+      cols = DecoderInputSize(c);
+      const int32_t others[] = {c.encoder_output_size() + c.dec_hidden, c.src_embed,
+                                c.attn_hidden};
+      for (int32_t v : others) cols = v > cols ? v : cols;
+    }
     scratch_rows_ = max_sources > 1 ? kHybridBatchScratchRows : kHybridScratchRows;
     scratch_ = arena->AllocateScratchArray<int8_t>(static_cast<size_t>(scratch_rows_) * cols);
   }

@@ -31,6 +31,9 @@ struct ReferenceForTheRest {
   static constexpr bool kHasPanel = false;
   EDGENMT_PROVIDE_REFERENCE_KERNEL(embedding_lookup_f32);
   EDGENMT_PROVIDE_REFERENCE_KERNEL(embedding_lookup_s8_f32);
+  EDGENMT_PROVIDE_REFERENCE_KERNEL(layer_norm_f32);
+  EDGENMT_PROVIDE_REFERENCE_KERNEL(relu_f32);
+  EDGENMT_PROVIDE_REFERENCE_KERNEL(gelu_f32);
   EDGENMT_PROVIDE_REFERENCE_KERNEL(local_p_position_q16);
   EDGENMT_PROVIDE_REFERENCE_KERNEL(local_p_window);
   EDGENMT_PROVIDE_REFERENCE_KERNEL(narrow_s32_s16);
