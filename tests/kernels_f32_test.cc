@@ -191,6 +191,47 @@ TEST_P(KernelsF32Test, SoftmaxAndLogSoftmaxAreStable) {
   EXPECT_FLOAT_EQ(lp[2], logf(0.5f));
 }
 
+// The Transformer's layer norm against double-precision loops, over widths around the SIMD
+// block sizes, rows with a large mean (cancellation) and a constant row (variance 0: eps alone).
+TEST_P(KernelsF32Test, LayerNormMatchesDoubleLoops) {
+  std::mt19937 rng(25);
+  for (int32_t n : {1, 3, 8, 16, 17, 64, 127, 256}) {
+    for (float offset : {0.0f, 1000.0f}) {
+      std::vector<float> x = RandomVector(&rng, n, offset - 2.0f, offset + 2.0f);
+      const std::vector<float> gain = RandomVector(&rng, n, 0.5f, 1.5f);
+      const std::vector<float> shift = RandomVector(&rng, n);
+      if (n == 17) std::fill(x.begin(), x.end(), 3.0f);
+      double mean = 0.0, var = 0.0;
+      for (float v : x) mean += v;
+      mean /= n;
+      for (float v : x) var += (v - mean) * (v - mean);
+      var /= n;
+      std::vector<float> y(n);
+      k_->layer_norm_f32(n, x.data(), gain.data(), shift.data(), 1e-5f, y.data());
+      for (int32_t i = 0; i < n; ++i) {
+        const double want = (x[i] - mean) / sqrt(var + 1e-5) * gain[i] + shift[i];
+        // float32 sums of n values near `offset`: relative error ~ n * 2^-24 of the offset.
+        EXPECT_NEAR(y[i], want, 1e-4 + 1e-6 * offset * n) << "n=" << n << " i=" << i;
+      }
+      k_->layer_norm_f32(n, x.data(), gain.data(), shift.data(), 1e-5f, x.data());  // in place
+      for (int32_t i = 0; i < n; ++i) EXPECT_EQ(x[i], y[i]) << "in place, n=" << n;
+    }
+  }
+}
+
+TEST_P(KernelsF32Test, ReluAndGeluMatchLibm) {
+  std::mt19937 rng(26);
+  const std::vector<float> x = RandomVector(&rng, 1000, -8.0f, 8.0f);
+  std::vector<float> relu(x.size()), gelu(x.size());
+  k_->relu_f32(static_cast<int32_t>(x.size()), x.data(), relu.data());
+  k_->gelu_f32(static_cast<int32_t>(x.size()), x.data(), gelu.data());
+  for (size_t i = 0; i < x.size(); ++i) {
+    EXPECT_EQ(relu[i], x[i] > 0.0f ? x[i] : 0.0f);
+    const double want = 0.5 * x[i] * (1.0 + erf(x[i] / sqrt(2.0)));
+    EXPECT_NEAR(gelu[i], want, 1e-6 + 1e-6 * fabs(want)) << x[i];
+  }
+}
+
 TEST_P(KernelsF32Test, EmbeddingLookupGathersRows) {
   std::mt19937 rng(5);
   const int32_t vocab = 11, dim = 5, stride = 9;

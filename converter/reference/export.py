@@ -1,5 +1,6 @@
 #!/usr/bin/python3
-"""Saves a model built with the reference module (model.Seq2Seq) as a checkpoint directory
+"""Saves a model built with the reference modules (model.Seq2Seq, transformer.Transformer) as a
+checkpoint directory
 edgenmt-convert reads (converter/README.md "Checkpoint format"):
 
     from export import export_checkpoint
@@ -24,8 +25,10 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import torch  # noqa: E402
 
-from checkpoint import SPECIALS, Vocab, load_checkpoint, save_checkpoint  # noqa: E402
-from model import ModelConfig, Seq2Seq  # noqa: E402
+import json  # noqa: E402
+
+from checkpoint import (SPECIALS, AnyModel, Vocab, build_model, config_from_dict,  # noqa: E402
+                        load_checkpoint, save_checkpoint)
 
 
 def with_specials(tokens: Sequence[str]) -> List[str]:
@@ -33,9 +36,9 @@ def with_specials(tokens: Sequence[str]) -> List[str]:
     return list(SPECIALS) + [t for t in tokens if t not in SPECIALS]
 
 
-def check_tensors(model: Seq2Seq) -> None:
-    """The state_dict a fresh Seq2Seq of the same config has: same names and shapes, finite."""
-    expected = {name: tuple(t.shape) for name, t in Seq2Seq(model.cfg).state_dict().items()}
+def check_tensors(model: AnyModel) -> None:
+    """The state_dict a fresh model of the same config has: same names and shapes, finite."""
+    expected = {name: tuple(t.shape) for name, t in build_model(model.cfg).state_dict().items()}
     actual = model.state_dict()
     missing = sorted(set(expected) - set(actual))
     extra = sorted(set(actual) - set(expected))
@@ -49,7 +52,7 @@ def check_tensors(model: Seq2Seq) -> None:
 
 
 @torch.no_grad()
-def _probe_outputs(model: Seq2Seq, cfg: ModelConfig):
+def _probe_outputs(model: AnyModel, cfg):
     """Teacher-forced log-probs of a fixed pseudo-random batch: a fingerprint of the weights."""
     generator = torch.Generator().manual_seed(0)
     length = min(cfg.max_src_len, 5)
@@ -60,7 +63,7 @@ def _probe_outputs(model: Seq2Seq, cfg: ModelConfig):
     return model(src, torch.tensor([length, length]), tgt)[0]
 
 
-def export_checkpoint(model: Seq2Seq, src_tokens: Sequence[str], tgt_tokens: Sequence[str],
+def export_checkpoint(model: AnyModel, src_tokens: Sequence[str], tgt_tokens: Sequence[str],
                       out_dir: str, metadata: Optional[Dict[str, str]] = None) -> None:
     """Writes out_dir/{config.json, model.safetensors, src.vocab, tgt.vocab} and verifies it."""
     src_vocab, tgt_vocab = Vocab(with_specials(src_tokens)), Vocab(with_specials(tgt_tokens))
@@ -88,7 +91,8 @@ def main():
     parser.add_argument("--tgt-vocab", required=True, help="target tokens, one per line")
     parser.add_argument("--out", required=True, help="checkpoint directory to write")
     args = parser.parse_args()
-    model = Seq2Seq(ModelConfig.load(args.config))
+    with open(args.config, encoding="utf-8") as f:
+        model = build_model(config_from_dict(json.load(f)))
     model.load_state_dict(torch.load(args.state_dict, map_location="cpu"), strict=True)
     export_checkpoint(model, read_tokens(args.src_vocab), read_tokens(args.tgt_vocab), args.out)
     print(f"export: wrote {args.out}")

@@ -1,0 +1,160 @@
+// The Transformer model type end to end, beyond the golden comparisons (golden_f32_test,
+// translate_batch_test): the loader's checks on a Transformer file (config, decoding limit,
+// tensors), the session's limits (target positions), the exact arena, the converter's refusal
+// of int8-full by name, and the has_attention() / alignments path.
+#include <string.h>
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "checkpoint.h"
+#include "convert.h"
+#include "convert_error.h"
+#include "edgenmt/translator.h"
+#include "runtime_test_util.h"
+
+namespace edgenmt {
+namespace {
+
+using converter::ModelFileContents;
+
+const converter::Checkpoint& TransformerCheckpoint() {
+  static const converter::Checkpoint checkpoint =
+      converter::LoadCheckpoint(std::string(EDGENMT_TEST_DATA_DIR) + "/golden/transformer_pre");
+  return checkpoint;
+}
+
+struct Loaded {
+  std::unique_ptr<testing::AlignedBuffer> buffer;
+  Model model;
+  Status status;
+};
+
+std::unique_ptr<Loaded> Build(const std::function<void(ModelFileContents&)>& mutate,
+                              QuantScheme scheme = QuantScheme::kFloat32) {
+  converter::ConvertOptions options;
+  options.scheme = scheme;
+  options.created = "2026-01-01";
+  ModelFileContents contents = converter::MakeModelFileContents(TransformerCheckpoint(), options);
+  mutate(contents);
+  auto loaded = std::make_unique<Loaded>();
+  loaded->buffer = std::make_unique<testing::AlignedBuffer>(converter::BuildModelFile(contents));
+  loaded->status = loaded->model.Load(loaded->buffer->data(), loaded->buffer->size());
+  return loaded;
+}
+
+TEST(TransformerModel, LoadsWithItsConfig) {
+  auto loaded = Build([](ModelFileContents&) {});
+  ASSERT_EQ(loaded->status, Status::kOk) << loaded->model.error_detail();
+  const ModelConfig& c = loaded->model.config();
+  EXPECT_EQ(c.model_type, ModelType::kTransformer);
+  EXPECT_EQ(c.transformer.d_model, 16);
+  EXPECT_EQ(c.transformer.heads, 2);
+  EXPECT_EQ(c.transformer.ffn, 24);
+  EXPECT_EQ(c.transformer.max_tgt_len, 32);
+  EXPECT_EQ(c.transformer.norm, NormPlacement::kPre);
+  EXPECT_EQ(c.transformer.positions, PositionEncoding::kSinusoidal);
+  EXPECT_TRUE(c.transformer.tie_output);
+  EXPECT_TRUE(c.has_attention());
+  EXPECT_LE(loaded->model.decoding_defaults().max_len, 32);
+}
+
+TEST(TransformerModel, RejectsBadConfigsAndMissingTensors) {
+  struct Case {
+    const char* what;
+    std::function<void(ModelFileContents&)> mutate;
+    Status status;
+    const char* detail;
+  };
+  const Case cases[] = {
+      {"heads not dividing d_model", [](ModelFileContents& c) { c.config.transformer.heads = 3; },
+       Status::kModelConfigInvalid, "multiple of heads"},
+      {"no target positions", [](ModelFileContents& c) { c.config.transformer.max_tgt_len = 0; },
+       Status::kModelConfigInvalid, "max_tgt_len"},
+      {"unknown activation",
+       [](ModelFileContents& c) { c.config.transformer.activation = static_cast<FeedForwardActivation>(7); },
+       Status::kModelConfigInvalid, "activation"},
+      {"decoding longer than the positions", [](ModelFileContents& c) { c.decoding.max_len = 33; },
+       Status::kModelConfigInvalid, "decoding.max_len"},
+      {"a missing layer norm",
+       [](ModelFileContents& c) {
+         for (size_t i = 0; i < c.tensors.size(); ++i) {
+           if (c.tensors[i].name == "decoder.1.norm3.weight") c.tensors.erase(c.tensors.begin() + i);
+         }
+       },
+       Status::kModelTensorMissing, "decoder.1.norm3.weight"},
+  };
+  for (const Case& test : cases) {
+    auto loaded = Build(test.mutate);
+    EXPECT_EQ(loaded->status, test.status) << test.what << ": " << loaded->model.error_detail();
+    EXPECT_NE(std::string(loaded->model.error_detail()).find(test.detail), std::string::npos)
+        << test.what << ": " << loaded->model.error_detail();
+  }
+}
+
+TEST(TransformerModel, SessionLimitsAndExactArena) {
+  auto loaded = Build([](ModelFileContents&) {});
+  ASSERT_EQ(loaded->status, Status::kOk);
+  SessionLimits limits;
+  limits.max_beam = 4;
+  limits.max_nbest = 2;
+  limits.max_tgt_len = 33;  // one past the model's target positions
+  size_t bytes = 0;
+  EXPECT_EQ(RequiredArenaBytes(loaded->model, limits, &bytes), Status::kLimitExceeded);
+  limits.max_tgt_len = 20;
+  limits.attention = true;
+  ASSERT_EQ(RequiredArenaBytes(loaded->model, limits, &bytes), Status::kOk);
+  testing::AlignedArena arena(bytes);
+  Translator translator;
+  EXPECT_EQ(translator.Init(&loaded->model, arena.data(), bytes - 16, limits), Status::kArenaTooSmall);
+  ASSERT_EQ(translator.Init(&loaded->model, arena.data(), bytes, limits), Status::kOk)
+      << translator.error_detail();
+  EXPECT_EQ(translator.arena_bytes_used(), bytes);
+  TranslateOptions options;
+  options.beam = 4;
+  options.nbest = 2;
+  options.max_len = 20;
+  options.return_attention = true;
+  TranslationResult result;
+  ASSERT_EQ(translator.Translate("hello", 5, options, &result), Status::kOk) << translator.error_detail();
+  ASSERT_GE(result.num_hypotheses, 1);
+  const Hypothesis& best = result.hypotheses[0];
+  ASSERT_NE(best.attention, nullptr);
+  // Cross-attention rows are softmax averages over heads: each sums to 1 over the source.
+  for (int32_t t = 0; t < best.attention_steps; ++t) {
+    float sum = 0.0f;
+    for (int32_t s = 0; s < 5; ++s) sum += best.attention[t * 5 + s];
+    EXPECT_NEAR(sum, 1.0f, 1e-5f) << "step " << t;
+  }
+  options.max_len = 21;  // beyond the session
+  EXPECT_EQ(translator.Translate("hello", 5, options, &result), Status::kLimitExceeded);
+  // A source longer than max_src_len is refused, not truncated.
+  const std::string long_word(40, 'a');
+  options.max_len = 20;
+  EXPECT_NE(translator.Translate(long_word.c_str(), long_word.size(), options, &result), Status::kOk);
+}
+
+TEST(TransformerModel, Int8FullIsRefusedByName) {
+  converter::ConvertOptions options;
+  options.scheme = QuantScheme::kInt8Full;
+  try {
+    converter::MakeModelFileContents(TransformerCheckpoint(), options);
+    FAIL() << "int8-full Transformer converted";
+  } catch (const converter::ConvertError& e) {
+    EXPECT_NE(std::string(e.what()).find("Transformer"), std::string::npos) << e.what();
+  }
+  // A hand-made int8-full Transformer file loads (it is well formed) but no session starts.
+  auto loaded = Build([](ModelFileContents& c) { c.config.scheme = QuantScheme::kInt8Full; },
+                      QuantScheme::kInt8Hybrid);
+  if (loaded->status == Status::kOk) {
+    size_t bytes = 0;
+    SessionLimits limits;
+    EXPECT_EQ(RequiredArenaBytes(loaded->model, limits, &bytes), Status::kUnsupported);
+  }
+}
+
+}  // namespace
+}  // namespace edgenmt
