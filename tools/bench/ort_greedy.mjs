@@ -1,12 +1,14 @@
 // Greedy decoding of the exported G2P model with ONNX Runtime (onnxruntime-node), one word per
 // call, single-threaded: the ONNX Runtime peer of `make bench` (tools/bench/bench.py runs it).
 //
-//   node tools/bench/ort_greedy.mjs NODE_DIR MODEL_DIR SOURCES_JSON OUT_JSON [MAX_LEN]
+//   node tools/bench/ort_greedy.mjs NODE_DIR MODEL_DIR SOURCES_JSON OUT_JSON [MAX_LEN [KIND]]
 //
 // NODE_DIR holds node_modules/onnxruntime-node (tools/bench/setup_node.sh installs it);
 // MODEL_DIR holds encoder.onnx, decoder.onnx and trivial.onnx (export_onnx.py writes them, or
-// the int8 pair from quantize_onnx.py). SOURCES_JSON is a list of source id lists. Sessions
-// and the greedy loop (max_len tokens, default 64): ort_g2p.mjs, shared with make bench-arm.
+// the int8 pair from quantize_onnx.py). SOURCES_JSON is a list of source id lists. KIND is
+// "rnn" (the default: the LSTM; sessions and greedy loop in ort_g2p.mjs, shared with make
+// bench-arm) or "transformer" (export_onnx_transformer.py's graphs; ort_transformer.mjs).
+// MAX_LEN: the most tokens per word (default 64).
 //
 // One timed pass over all words per process, after a warm-up on the first 10 (bench.py runs
 // the passes, interleaved with every other row's). OUT_JSON gets the output ids per word, the
@@ -20,14 +22,18 @@
 // collection) too, which a one-thread figure should not lean on either.
 import fs from 'node:fs';
 import { openG2p, BOS } from './ort_g2p.mjs';
+import { openTransformer } from './ort_transformer.mjs';
 
-const [nodeDir, modelDir, sourcesPath, outPath, maxLenArg] = process.argv.slice(2);
-if (!outPath) {
-  console.error('usage: node ort_greedy.mjs NODE_DIR MODEL_DIR SOURCES_JSON OUT_JSON [MAX_LEN]');
+const [nodeDir, modelDir, sourcesPath, outPath, maxLenArg, kindArg] = process.argv.slice(2);
+const kind = kindArg || 'rnn';
+if (!outPath || !['rnn', 'transformer'].includes(kind)) {
+  console.error('usage: node ort_greedy.mjs NODE_DIR MODEL_DIR SOURCES_JSON OUT_JSON ' +
+                '[MAX_LEN [rnn|transformer]]');
   process.exit(2);
 }
-const { ort, encoder, decoder, trivial, translate } =
-    await openG2p(nodeDir, modelDir, Number(maxLenArg || 64));
+const { ort, encoder, decoder, trivial, translate, stepS1 } =
+    await (kind === 'transformer' ? openTransformer : openG2p)(
+        nodeDir, modelDir, Number(maxLenArg || 64));
 
 // Median of `reps` timings of `calls` back-to-back calls, in µs per call.
 async function perCall(fn, calls, reps = 5) {
@@ -87,12 +93,18 @@ if (cpuSeconds > 1.1 * seconds || otherTicks > 0.1 * mainTicks + 2) {
 // a one-character source (its smallest input).
 const one = new ort.Tensor('float32', Float32Array.of(1), [1]);
 const trivialUs = await perCall(() => trivial.run({ x: one }), 2000);
-const enc1 = await encoder.run({ src: new ort.Tensor('int64', BigInt64Array.of(5n), [1, 1]) });
-const H1 = enc1.h0.dims[1];
-const zeros = new ort.Tensor('float32', new Float32Array(H1), [1, H1]);
-const bos = new ort.Tensor('int64', BigInt64Array.of(BOS), [1]);
-const stepUs = await perCall(
-  () => decoder.run({ prev: bos, h: enc1.h0, c: enc1.c0, feed: zeros, memory: enc1.memory }), 500);
+let stepUs;
+if (stepS1) {   // the Transformer: its first step (empty cache)
+  stepUs = await perCall(stepS1, 500);
+} else {
+  const enc1 = await encoder.run({ src: new ort.Tensor('int64', BigInt64Array.of(5n), [1, 1]) });
+  const H1 = enc1.h0.dims[1];
+  const zeros = new ort.Tensor('float32', new Float32Array(H1), [1, H1]);
+  const bos = new ort.Tensor('int64', BigInt64Array.of(BOS), [1]);
+  stepUs = await perCall(
+    () => decoder.run({ prev: bos, h: enc1.h0, c: enc1.c0, feed: zeros, memory: enc1.memory }),
+    500);
+}
 
 fs.writeFileSync(outPath, JSON.stringify({
   words: sources.length, seconds, words_per_s: sources.length / seconds,

@@ -98,8 +98,13 @@ def load_model(checkpoint, quant):
     if quant == "dynamic":
         torch.backends.quantized.engine = next(
             e for e in ENGINES if e in torch.backends.quantized.supported_engines)
-        model = torch.quantization.quantize_dynamic(
-            model, {torch.nn.LSTM, torch.nn.LSTMCell, torch.nn.Linear}, dtype=torch.qint8)
+        spec = {torch.nn.LSTM, torch.nn.LSTMCell, torch.nn.Linear}
+        if getattr(model.cfg, "tie_output", False):
+            # A tied Transformer's output matrix is the target embedding (F.linear over
+            # tgt_embed.weight): its generator Linear holds only the bias, nothing to quantize.
+            qconfig = torch.quantization.default_dynamic_qconfig   # what dtype=qint8 picks
+            spec = {**{t: qconfig for t in spec}, "generator": None}
+        model = torch.quantization.quantize_dynamic(model, spec, dtype=torch.qint8)
         if torch.backends.quantized.engine == "qnnpack":
             # torch 1.13's dynamic Linear (module version 4) passes reduce_range=True, which
             # qnnpack ignores with a glog warning on every call (~75 lines per word, inside the

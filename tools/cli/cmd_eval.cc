@@ -73,9 +73,10 @@ int RunEval(int argc, char** argv) {
   }
   if (limit > 0 && static_cast<size_t>(limit) < items.size()) items.resize(static_cast<size_t>(limit));
 
-  // One more target token than max_len so ScoreIds can also score a forced-end output.
+  // One more target token than max_len so ScoreIds can also score a forced-end output (where
+  // a Transformer has the position for it; otherwise that output is not scored).
   SessionLimits limits = LimitsFor(model.model(), decode, backend, false);
-  limits.max_tgt_len = decode.max_len + 1;
+  limits.max_tgt_len = ScoringTargetLimit(model.model(), decode.max_len);
   BatchRunner runner;
   if (!runner.Init(model, limits, batch, threads)) return kExitRuntime;
   Session& session = runner.session();
@@ -86,7 +87,7 @@ int RunEval(int argc, char** argv) {
   if (compare) {
     if (!reference_model.Load(args.Get("--reference"))) return kExitModel;
     SessionLimits reference_limits = LimitsFor(reference_model.model(), decode, backend, false);
-    reference_limits.max_tgt_len = decode.max_len + 1;
+    reference_limits.max_tgt_len = ScoringTargetLimit(reference_model.model(), decode.max_len);
     if (!reference_runner.Init(reference_model, reference_limits, batch, threads)) {
       return kExitRuntime;
     }

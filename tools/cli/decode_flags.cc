@@ -48,6 +48,14 @@ bool ReadDecodeFlags(const CommandLine& args, TranslateOptions* options, KernelB
   return true;
 }
 
+int32_t ScoringTargetLimit(const Model& model, int32_t max_len) {
+  const ModelConfig& c = model.config();
+  if (c.model_type == ModelType::kTransformer && max_len + 1 > c.transformer.max_tgt_len) {
+    return max_len > c.transformer.max_tgt_len ? max_len : c.transformer.max_tgt_len;
+  }
+  return max_len + 1;
+}
+
 SessionLimits LimitsFor(const Model& model, const TranslateOptions& options, KernelBackend backend,
                         bool attention) {
   SessionLimits limits;

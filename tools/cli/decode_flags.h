@@ -19,6 +19,11 @@ bool ReadDecodeFlags(const CommandLine& args, TranslateOptions* options, KernelB
                      std::string* error);
 
 // Session limits that fit `options` (and the model's defaults, so they are usable too).
+// Session target length for decoding up to max_len tokens and scoring a forced-end output
+// (max_len + 1), capped at a Transformer's target positions; a max_len beyond them is kept, so
+// Init reports it.
+int32_t ScoringTargetLimit(const Model& model, int32_t max_len);
+
 SessionLimits LimitsFor(const Model& model, const TranslateOptions& options, KernelBackend backend,
                         bool attention);
 
