@@ -3,8 +3,13 @@
 #include <new>
 #include <type_traits>
 
+#include "numerics/numerics_interface.h"
+
 namespace edgenmt {
 
+static_assert(numerics_interface::Implements<FloatNumerics>() &&
+                  numerics_interface::Implements<IntegerNumerics>(),
+              "both numeric schemes implement numerics/numerics_interface.h");
 static_assert(std::is_trivially_destructible<RnnDecoder<FloatNumerics>>::value &&
                   std::is_trivially_destructible<RnnDecoder<IntegerNumerics>>::value &&
                   std::is_trivially_destructible<TransformerDecoder>::value,
