@@ -9,6 +9,9 @@ converted to float32; EDGENMT_REPO the source tree.
 - attention from translate_nbest equals the CLI's --alignments JSON;
 - on the first 300 test words, greedy and beam 5 outputs equal the PyTorch reference's
   (converter/reference, evaluate.py's options), as the CLI's do (f32_matches_reference_*);
+- the Transformer (issue 25; g2p-en-transformer.{f32,int8}.enmt beside EDGENMT_MODEL when the
+  checkpoint is shipped): the module equals the CLI, greedy and beam 5 with n-best 2 and
+  attention, and batch=8 / threads=2 equal one source at a time;
 - Translator(batch=N, threads=M) (issue 24) gives one-at-a-time results, in input order, bad
   sources failing alone: int8 and int8-full (EDGENMT_MODEL's siblings) identically, float32 on
   >= 99.9 % of the outputs.
@@ -37,8 +40,8 @@ def test_words():
         return list(dict.fromkeys(line.split("\t", 1)[0] for line in f if line.strip()))
 
 
-def run_cli(words, *flags):
-    result = subprocess.run([CLI, "translate", "-m", MODEL, *flags], input="\n".join(words) + "\n",
+def run_cli(words, *flags, model=MODEL):
+    result = subprocess.run([CLI, "translate", "-m", model, *flags], input="\n".join(words) + "\n",
                             capture_output=True, text=True, check=True)
     return result.stdout.splitlines()
 
@@ -246,6 +249,41 @@ class ModuleMatchesReference(unittest.TestCase):
 
     def test_beam5(self):
         self.check(5)
+
+
+class TransformerModel(unittest.TestCase):
+    """The second model type through the same module (issue 25)."""
+
+    WORDS = 300
+
+    def setUp(self):
+        self.paths = [os.path.join(os.path.dirname(MODEL), f"g2p-en-transformer.{s}.enmt")
+                      for s in ("f32", "int8")]
+        if not all(os.path.exists(p) for p in self.paths):
+            self.skipTest("g2p-en-transformer files not built (no shipped checkpoint)")
+        self.words = test_words()[:self.WORDS]
+
+    def test_equals_cli_and_batches(self):
+        for path in self.paths:
+            for beam in (1, 5):
+                translator = edgenmt.Translator(path, beam=beam, **EVAL_OPTIONS)
+                got = translator.translate(self.words)
+                want = run_cli(self.words, *cli_flags(beam, EVAL_OPTIONS), model=path)
+                self.assertEqual(got, want, f"{os.path.basename(path)} beam {beam}")
+                batched = edgenmt.Translator(path, beam=beam, batch=8, threads=2, **EVAL_OPTIONS)
+                self.assertEqual(batched.translate(self.words), got)
+
+    def test_nbest_attention(self):
+        translator = edgenmt.Translator(self.paths[0], beam=5, nbest=2, **EVAL_OPTIONS)
+        for word in self.words[:20]:
+            hyps = translator.translate_nbest([word], attention=True)[0]
+            self.assertEqual(len(hyps), 2)
+            for hyp in hyps:
+                rows = hyp.attention
+                self.assertTrue(len(rows) >= 1)
+                for row in rows:
+                    self.assertEqual(len(row), len(word))
+                    self.assertAlmostEqual(sum(row), 1.0, places=4)
 
 
 if __name__ == "__main__":
