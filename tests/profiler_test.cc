@@ -101,13 +101,14 @@ TEST(ProfilerTest, StagesAreNestedCountedAndChangeNothing) {
 TEST(ProfilerTest, StageNames) {
   EXPECT_STREQ(ProfileStageName(ProfileStage::kEncoder), "encoder");
   EXPECT_STREQ(ProfileStageName(ProfileStage::kOutputProjection), "output projection");
+  EXPECT_STREQ(ProfileStageName(ProfileStage::kFeedForward), "feed-forward");
   EXPECT_STREQ(ProfileStageName(static_cast<ProfileStage>(kProfileStageCount)), "unknown");
 }
 
 TEST(ProfilerTest, KernelOperationListing) {
-  // 8 float/hybrid + 14 int8-full + 2 optional (weights packed at Init: xnnpack, and auto where
-  // XNNPACK is built).
-  ASSERT_EQ(KernelOperationCount(), 24);
+  // 11 float/hybrid (3 of them the Transformer's) + 14 int8-full + 2 optional (weights packed
+  // at Init: xnnpack, and auto where XNNPACK is built).
+  ASSERT_EQ(KernelOperationCount(), 27);
   const bool xnnpack = KernelBackendAvailable(KernelBackend::kXnnpack);
   for (int32_t i = 0; i < KernelOperationCount(); ++i) {
     ASSERT_NE(KernelOperationName(i), nullptr);

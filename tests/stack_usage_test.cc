@@ -30,7 +30,7 @@
 #include "edgenmt/model.h"
 #include "edgenmt/translator.h"
 #include "runtime_test_util.h"
-#include "translator_state.h"
+#include "session/translator_state.h"
 
 namespace edgenmt {
 namespace {

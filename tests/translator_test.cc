@@ -14,7 +14,7 @@
 #include "edgenmt/translator.h"
 #include "kernels/kernel_table.h"
 #include "runtime_test_util.h"
-#include "translator_state.h"
+#include "session/translator_state.h"
 
 namespace edgenmt {
 namespace {

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""edgenmt against its peers, in one run: speed, memory and accuracy on the shipped model.
+"""edgenmt against its peers, in one run: speed, memory and accuracy on the shipped model (and
+on the Transformer, models/g2p-en-transformer, in a second table).
 
     /usr/bin/python3 tools/bench/bench.py [--words 2000] [--repeat 3] [--backends reference,...]
 
@@ -15,7 +16,12 @@ On the same first N distinct words of the data file, one word per call, one thre
   * throughput (batching.py): edgenmt with the CLI's default backend, every model, greedy and
     beam 5, at `--batch 8` and `--batch 32` (batch 1 is the row above), and at `--batch 32
     --threads 2` (threads 1 is the batch-32 row); the int8 peak of one core (int8_peak.c: a
-    vpdpbusd / vpmaddubsw / sdot loop) and each int8-scheme row's fraction of it.
+    vpdpbusd / vpmaddubsw / sdot loop) and each int8-scheme row's fraction of it;
+  * the Transformer (transformer_rows.py), its own table on the same words and passes: edgenmt
+    on build/models/g2p-en-transformer.{f32,int8}.enmt for every backend, greedy and beam 5;
+    PyTorch float and dynamic int8, greedy and beam 5; ONNX Runtime float and int8 greedy over
+    export_onnx_transformer.py's encoder and decoder-step graphs (the self-attention cache in
+    and out). No checkpoint or no converted file: "not available" rows, not a failure.
 Both peers run on one thread (OMP/MKL/OPENBLAS_NUM_THREADS=1 here, and each sets its own
 library to one thread) and check it: a pass in which a second thread computed fails its row.
 
@@ -36,6 +42,12 @@ of bandwidth.c and the npm package (tools/bench/setup_node.sh, which `make bench
 A peer that cannot run here (no node, no python3-onnx) gets a "not available" row; an edgenmt
 backend the CLI lacks a "not built" row, a scheme it lacks a "not supported" row; any other
 failure a "FAILED" row, and the bench exits 1 after the table.
+
+Machine-readable lines. Before the throughput lines, after the Transformer's table:
+    transformer_speedup_vs_torch_float=X transformer_speedup_vs_torch_int8=Y
+    transformer_speedup_vs_ort=Z transformer_speedup_vs_ort_int8=W   (one line)
+(the default backend's int8 greedy Transformer median over each peer's greedy Transformer
+median; n/a where a row is missing).
 
 Two machine-readable lines end the output. Third from last (after the peak, the MACs per word
 and the throughput rows it comes from):
@@ -63,6 +75,7 @@ import batching  # noqa: E402
 import floor  # noqa: E402
 import peers  # noqa: E402
 import report  # noqa: E402
+import transformer_rows  # noqa: E402
 from g2p_metrics import read_tsv  # noqa: E402  (pure Python: bench.py never loads torch)
 
 BACKENDS = ("reference", "simd", "xnnpack", "auto")
@@ -110,7 +123,8 @@ def run_pass(jobs, i):
             for other in jobs:
                 same = other.info.get("edgenmt") and other.info["backend"] == job.info["backend"]
                 if refusal.kind == "not supported":
-                    same = same and other.info["scheme"] == job.info["scheme"]
+                    same = (same and other.info["scheme"] == job.info["scheme"]
+                            and transformer_rows.family(other) == transformer_rows.family(job))
                 if same and other is not job and not other.refused:
                     other.refused, other.hidden = refusal, not other.passes
 
@@ -134,6 +148,7 @@ def main():
     ap.add_argument("--repeat", type=int, default=MIN_REPORTED_PASSES,
                     help="timed passes per row, interleaved across rows; the median is shown "
                     f"(at least {MIN_REPORTED_PASSES} for figures one reports)")
+    transformer_rows.add_args(ap)
     args = ap.parse_args()
     args.backends = [b for b in args.backends.split(",") if b]
     args.repeat = max(1, args.repeat)
@@ -155,8 +170,6 @@ def main():
     bw = floor.bandwidths(args.work, sizes)
     backend, variant = (peers.default_backend(args, models["int8"]) if "int8" in models
                         else (None, "no g2p-en.int8.enmt"))
-    if backend and backend not in args.backends:
-        args.backends.append(backend)
     refs_all = read_tsv(args.data)
     words = list(refs_all)[: args.words]
     refs = {w: refs_all[w] for w in words}
@@ -167,12 +180,20 @@ def main():
     ort_missing = peers.ort_missing(args)
     if not ort_missing:
         peers.setup_ort(args, must)
+    tfm = transformer_rows.prepare(args, must, ort_missing)
+    # The Transformer's default backend: the LSTM's, else (no g2p-en.int8.enmt) its own file's.
+    tbackend, tvariant = ((backend, variant) if backend or "int8" not in tfm.enmt
+                          else peers.default_backend(args, tfm.enmt["int8"]))
+    for b in (backend, tbackend):
+        if b and b not in args.backends:
+            args.backends.append(b)
 
     jobs = peers.edgenmt_jobs(args, models, args.backends, SCHEMES) + peers.torch_jobs(args)
     if backend:
         jobs += batching.jobs(args, models, backend, SCHEMES)
     if not ort_missing:
         jobs += peers.ort_jobs(args, sources, words, refs)
+    jobs += transformer_rows.jobs(tfm, args.backends, ort_missing, words, refs)
 
     # ---- the passes, interleaved ----------------------------------------------------------
     for i in range(args.repeat):
@@ -186,14 +207,18 @@ def main():
     # ---- report ---------------------------------------------------------------------------
     # The floor's S and T: PyTorch float's source lengths and step counts (the same words and
     # the same search as edgenmt's, so the same number of steps).
+    lstm_jobs = [j for j in jobs if transformer_rows.family(j) == "rnn"]
     stats = {}
     for beam in (1, 5):
-        r = report.find([dict(job=j) for j in jobs], peer="torch", quant="none", beam=beam)
+        r = report.find([dict(job=j) for j in lstm_jobs], peer="torch", quant="none", beam=beam)
         if r["job"].passes:
             stats[beam] = r["job"].passes[0]
     floors = {s: {b: floor.floor_us(c, bw, st["avg_src_len"], st["avg_steps"])
                   for b, st in stats.items()} for s, c in classes.items()}
-    rows = [report.summarize(j, floors) for j in jobs if not j.hidden]
+    rows = [report.summarize(j, floors) for j in lstm_jobs if not j.hidden]
+    tfm_rows = [report.summarize(j, {}) for j in jobs
+                if transformer_rows.family(j) != "rnn" and not j.hidden]
+    tfm_rows += transformer_rows.unavailable_rows(tfm, ort_missing)
     batching.annotate(rows, macs, stats, peak)
     if ort_missing:
         rows.append(dict(runtime=peers.ORT, model="-", decoding="not available", note=ort_missing))
@@ -212,7 +237,7 @@ def main():
             print(f"{r['runtime']}: {r['model']}: {r['decoding']}: {r['note']}")
     for line in report.identical_lines(rows, len(words)):
         print(line)
-    print(report.thread_line(rows))
+    print(report.thread_line(rows + tfm_rows))
     print(floor.bandwidth_line(classes, bw))
     if 1 in stats:
         st1, steps5 = stats[1], f"{stats[5]['avg_steps']:.2f}" if 5 in stats else "n/a"
@@ -236,11 +261,13 @@ def main():
               f"kernel-bench: FAILED ({kb.stderr.strip()})")
     else:
         print(f"kernel-bench: {os.path.relpath(args.kernel_bench, ROOT)} not built")
+    for line in transformer_rows.section(tfm, tfm_rows, tbackend, tvariant, len(words)):
+        print(line)
     for line in batching.lines(rows, backend, peak, peak_isa, macs, stats):
         print(line)
     for line in report.speedup_lines(rows, backend, variant):
         print(line)
-    if any(r.get("failed") for r in rows):
+    if any(r.get("failed") for r in rows + tfm_rows):
         sys.exit(1)
 
 

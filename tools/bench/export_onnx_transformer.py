@@ -2,8 +2,8 @@
 """Exports the PyTorch reference Transformer (converter/reference/transformer.py) as two ONNX
 graphs for the ONNX Runtime peer of `make bench` (export_onnx.py is the LSTM's twin):
 
-    /usr/bin/python3 tools/bench/export_onnx_transformer.py --checkpoint models/g2p-en-transformer \\
-        --out build/bench/transformer-onnx-f32
+    /usr/bin/python3 tools/bench/export_onnx_transformer.py \\
+        --checkpoint models/g2p-en-transformer --out build/bench/transformer/onnx-f32
 
   encoder.onnx   src [1, S] int64  ->  cross_k_l, cross_v_l [1, heads, S, d_head] for every
                  decoder layer l (embedding, positions, the encoder stack, its final norm, and
@@ -118,7 +118,8 @@ def export(model: Transformer, out_dir: str):
     cfg = model.cfg
     os.makedirs(out_dir, exist_ok=True)
     L, h, dh = cfg.dec_layers, cfg.heads, cfg.d_head
-    enc_path, dec_path = os.path.join(out_dir, "encoder.onnx"), os.path.join(out_dir, "decoder.onnx")
+    enc_path = os.path.join(out_dir, "encoder.onnx")
+    dec_path = os.path.join(out_dir, "decoder.onnx")
     cross, past, new = names("cross", L), names("past", L), names("new", L)
     with torch.no_grad():
         src = torch.tensor([[5, 6, 7, 8, 9]], dtype=torch.long)
@@ -164,7 +165,7 @@ def check(model: Transformer, sources, max_len=63):
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--checkpoint", default=os.path.join(ROOT, "models/g2p-en-transformer"))
-    ap.add_argument("--out", default=os.path.join(ROOT, "build/bench/transformer-onnx-f32"))
+    ap.add_argument("--out", default=os.path.join(ROOT, "build/bench/transformer/onnx-f32"))
     args = ap.parse_args()
     torch.set_num_threads(1)
     warnings.filterwarnings("ignore", category=UserWarning, module=r"torch\.onnx")

@@ -12,6 +12,8 @@ the bench exit 1 after the table).
   * PyTorch: torch_peer.py (float or dynamic int8; the lean greedy loop or the beam search).
   * ONNX Runtime: ort_greedy.mjs on the graphs export_onnx.py / quantize_onnx.py wrote once,
     before the passes (setup_ort).
+transformer_rows.py builds the Transformer's rows from the same functions (its own checkpoint,
+work directory and max_len; the ONNX Runtime rows with kind="transformer").
 Both peers check that their timed pass computed on one thread and fail (exit 3) otherwise.
 """
 import importlib.util
@@ -158,7 +160,9 @@ def setup_ort(args, must):
     must([PY, os.path.join(HERE, "quantize_onnx.py"), "--src", f32_dir, "--out", int8_dir])
 
 
-def ort_jobs(args, sources, words, refs):
+def ort_jobs(args, sources, words, refs, kind="rnn"):
+    """The float and int8 greedy rows over the graphs in args.work/onnx-{f32,int8}; kind: "rnn"
+    (export_onnx.py's graphs) or "transformer" (export_onnx_transformer.py's)."""
     with open(os.path.join(args.checkpoint, "tgt.vocab"), encoding="utf-8") as f:
         tgt = [line.rstrip("\n") for line in f]
     jobs = []
@@ -170,7 +174,7 @@ def ort_jobs(args, sources, words, refs):
 
         def cmd(i, d=d, result=result):
             return ["node", os.path.join(HERE, "ort_greedy.mjs"), args.node_dir, d, sources,
-                    result(i), str(args.max_len)]
+                    result(i), str(args.max_len)] + ([kind] if kind != "rnn" else [])
 
         def read(out, err, code, i, d=d, result=result):
             if code != 0:

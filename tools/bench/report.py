@@ -27,7 +27,7 @@ def summarize(job, floors):
     # The weight-read floor bounds one word per call on one thread only: batched rows share
     # each read among their sources (their measure is the int8 peak, batching.py).
     if job.info.get("edgenmt") and job.info.get("batch", 1) == 1 and job.info.get("threads", 1) == 1:
-        r["floor_us"] = floors[job.info["scheme"]].get(job.info["beam"])
+        r["floor_us"] = floors.get(job.info["scheme"], {}).get(job.info["beam"])
         r["eff"] = r["floor_us"] / r["us"] if r["floor_us"] else None
     if job.info.get("edgenmt"):
         if first.get("variant") and job.info["backend"] != "reference":

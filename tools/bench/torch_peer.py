@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
 """The PyTorch peers of `make bench`: the reference model (converter/reference) in PyTorch 1.13
 eager mode, float or dynamically quantized to int8, decoding one word per call on one thread.
+Either model type of the checkpoint (config.json's model_type: model.Seq2Seq, the shipped LSTM,
+or transformer.Transformer): both have the same encode/step API, which is all this uses.
 
     /usr/bin/python3 tools/bench/torch_peer.py --words 200 --quant dynamic --beam 5 --out r.json
 
@@ -9,12 +11,15 @@ eager mode, float or dynamically quantized to int8, decoding one word per call o
                  qint8 weights (torch's default dynamic qconfig: per-tensor weight scales,
                  activations quantized per call); embeddings and the attention arithmetic stay
                  float. This is the int8 path a PyTorch user gets without writing kernels.
+                 A Transformer: every nn.Linear (attention projections, feed-forward); layer
+                 norms, attention products and a tied output matrix (the target embedding,
+                 applied with F.linear) stay float.
 
 Set up as PyTorch's docs advise for CPU inference: eval(), torch.inference_mode(), one thread
 (torch.set_num_threads(1), and OMP/MKL/OPENBLAS_NUM_THREADS=1 set before torch loads, since the
 BLAS reads them when its library is loaded).
 
-Greedy (--beam 1) is a lean argmax loop, Seq2Seq.encode then Seq2Seq.step until </s> or
+Greedy (--beam 1) is a lean argmax loop, model.encode then model.step until </s> or
 --max-len (MODEL.md's greedy, ties to the lowest id): the loop ONNX Runtime's peer runs
 (ort_greedy.mjs), without the beam search's bookkeeping, which would charge PyTorch for
 Python work a greedy user does not do. --beam K > 1 is search.py's beam_search (MODEL.md).

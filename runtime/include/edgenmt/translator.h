@@ -99,9 +99,9 @@ struct TranslationResult {
 Status RequiredArenaBytes(const Model& model, const SessionLimits& limits, size_t* out_bytes,
                           char* detail = nullptr, size_t detail_size = 0);
 
-// The arena's two regions (edgenmt/arena.h): persistent (the session's objects, weights-derived
-// state, encoder memory, decoder states, results) and scratch (reused between the encoder and
-// the decoder steps). total == persistent + scratch == RequiredArenaBytes.
+// The arena's two regions (runtime/internal/edgenmt/arena.h): persistent (the session's objects,
+// weights-derived state, encoder memory, decoder states, results) and scratch (reused between
+// the encoder and the decoder steps). total == persistent + scratch == RequiredArenaBytes.
 struct ArenaBytes {
   size_t total = 0;
   size_t persistent = 0;

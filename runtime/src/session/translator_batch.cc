@@ -7,7 +7,7 @@
 
 #include "edgenmt/translator.h"
 #include "profile_scope.h"
-#include "translator_state.h"
+#include "session/translator_state.h"
 
 namespace edgenmt {
 

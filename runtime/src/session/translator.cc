@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "edgenmt/tokenizer.h"
-#include "translator_state.h"
+#include "session/translator_state.h"
 #include "profile_scope.h"
 
 namespace edgenmt {

@@ -1,4 +1,4 @@
-#include "model_checker.h"
+#include "model/model_checker.h"
 
 #include <math.h>
 #include <string.h>

@@ -3,7 +3,7 @@
 
 #include "edgenmt/translator.h"
 #include "error_detail.h"
-#include "translator_state.h"
+#include "session/translator_state.h"
 
 namespace edgenmt {
 

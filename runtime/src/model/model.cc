@@ -12,7 +12,7 @@
 #include "edgenmt/schema/edgenmt_generated.h"
 #include "edgenmt/tensor_layout.h"
 #include "error_detail.h"
-#include "model_checker.h"
+#include "model/model_checker.h"
 
 namespace edgenmt {
 namespace {
