@@ -10,8 +10,8 @@ same words as the LSTM rows, in the same interleaved passes, printed as a second
     (source -> every decoder layer's cross-attention keys and values) and decoder-step graph
     (the self-attention cache in and out), quantized by quantize_onnx.py, the greedy loop in
     ort_greedy.mjs ... transformer (ort_transformer.mjs).
-Every row decodes at most max_tgt_len - 1 tokens (63 for max_tgt_len 64: the step that emits
-</s> takes a position too, and the runtime refuses a longer limit), or --max-len if lower.
+Every row decodes at most --max-len tokens, capped at the model's max_tgt_len (its target
+positions: 64 for the shipped model, as evaluate.py decodes).
 
 The rows' jobs carry info family="transformer": bench.py keeps them out of the LSTM table, its
 weight-read floor, MAC counts and speedups. No floor or int8-peak column here (floor.py and
@@ -78,7 +78,7 @@ def prepare(args, must, ort_missing):
         return t
     with open(os.path.join(t.checkpoint, "config.json")) as f:
         t.cfg = json.load(f)
-    t.max_len = min(args.max_len, t.cfg["max_tgt_len"] - 1)
+    t.max_len = min(args.max_len, t.cfg["max_tgt_len"])
     t.stale = [s for s, p in t.enmt.items() if os.path.getmtime(p) < os.path.getmtime(weights)]
     os.makedirs(t.work, exist_ok=True)
     t.sources = os.path.join(t.work, "sources.json")
@@ -151,7 +151,7 @@ def section(t, rows, backend, variant, n_words):
                 f"{c['heads']} heads, {c['enc_layers']}+{c['dec_layers']} layers, ffn "
                 f"{c['ffn']}, {c['norm']}-norm, {c['activation']}): the same {n_words} words "
                 f"and passes, at most {t.max_len} tokens per word (max_tgt_len "
-                f"{c['max_tgt_len']}, one position for </s>); no floor or int8 peak columns")
+                f"{c['max_tgt_len']}); no floor or int8 peak columns")
     out = ["", head, report.fmt_table(rows) if rows else "(no rows)"]
     for r in rows:
         if r.get("note"):
