@@ -20,6 +20,10 @@ Status StepDecoder::Prepare(const Model& model, const KernelTable* kernels,
   active_ = nullptr;
   integer_ = nullptr;
   if (model.config().model_type == ModelType::kTransformer) {
+#if !defined(EDGENMT_WITH_TRANSFORMER)
+    return detail->Fail(Status::kUnsupported, "Transformer models are not in this build "
+                        "(EDGENMT_TRANSFORMER=OFF)");
+#else
     if (model.config().scheme == QuantScheme::kInt8Full) {
       return detail->Fail(Status::kUnsupported, "int8-full Transformer models are not supported "
                           "by this runtime yet (float32, int8)");
@@ -28,6 +32,7 @@ Status StepDecoder::Prepare(const Model& model, const KernelTable* kernels,
     EDGENMT_RETURN_IF_ERROR(decoder->Prepare(model, kernels, limits, arena, detail));
     active_ = decoder;
     return Status::kOk;
+#endif
   }
   if (model.config().model_type != ModelType::kRnn) {
     return detail->Fail(Status::kUnsupported, "model type ",
