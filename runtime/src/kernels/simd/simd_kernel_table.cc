@@ -13,6 +13,7 @@
 #include "kernels/simd/simd_dot.h"
 #include "kernels/simd/simd_dsp.h"
 #include "kernels/simd/simd_helium.h"
+#include "kernels/simd/simd_layer_norm.h"
 #include "kernels/simd/simd_level.h"
 #include "kernels/simd/simd_product_drivers.h"
 #include "kernels/simd/simd_softmax.h"
@@ -73,6 +74,8 @@ struct Avx2Fma : ReferenceForTheRest {
   EDGENMT_PROVIDE_KERNEL(tanh_s16, simd::TanhS16Table);
   EDGENMT_PROVIDE_KERNEL(softmax_f32, simd::SoftmaxF32Avx2);
   EDGENMT_PROVIDE_KERNEL(log_softmax_f32, simd::LogSoftmaxF32Avx2);
+  EDGENMT_PROVIDE_KERNEL(layer_norm_f32, simd::LayerNormF32Avx2);
+  EDGENMT_PROVIDE_KERNEL(relu_f32, simd::ReluF32Avx2);
 };
 
 struct Avx512Vnni : Avx2Fma {
@@ -126,6 +129,8 @@ struct Neon : ReferenceForTheRest {
   EDGENMT_PROVIDE_KERNEL(score_window_s16, simd::ScoreWindowS16Neon);
   EDGENMT_PROVIDE_KERNEL(context_s16_s8, simd::ContextS16S8Neon);
   EDGENMT_PROVIDE_KERNEL(gru_cell_s16, simd::GruCellS16Neon);
+  EDGENMT_PROVIDE_KERNEL(layer_norm_f32, simd::LayerNormF32Neon);
+  EDGENMT_PROVIDE_KERNEL(relu_f32, simd::ReluF32Neon);
 };
 #endif
 
