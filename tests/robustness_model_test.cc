@@ -43,6 +43,7 @@ namespace fb = ::edgenmt::schema;
 struct NamedFile {
   std::string name;
   std::vector<uint8_t> bytes;
+  bool transformer = false;  // model_type transformer: the RNN's config fields are not read
 };
 
 converter::ConvertOptions Options() {
@@ -65,8 +66,9 @@ const std::vector<NamedFile>& GoldenFiles() {
     std::sort(dirs.begin(), dirs.end());
     for (const auto& dir : dirs) {
       const converter::Checkpoint ckpt = converter::LoadCheckpoint(dir.string());
-      out.push_back({dir.filename().string(), converter::BuildModelFile(
-                                                  converter::MakeModelFileContents(ckpt, Options()))});
+      out.push_back({dir.filename().string(),
+                     converter::BuildModelFile(converter::MakeModelFileContents(ckpt, Options())),
+                     ckpt.config.model_type == ModelType::kTransformer});
     }
     return out;
   }();
@@ -91,7 +93,7 @@ const converter::ModelFileContents& TinyContents() {
 // missing, the tiny model so the suite still means something.
 std::vector<NamedFile> SweepFiles() {
   std::vector<NamedFile> files = GoldenFiles();
-  files.push_back({"tiny", converter::BuildModelFile(TinyContents())});
+  files.push_back({"tiny", converter::BuildModelFile(TinyContents()), false});
   return files;
 }
 
@@ -371,7 +373,9 @@ TEST(RobustnessModel, FutureAndZeroVersionsAreRefusedByVersion) {
 
 TEST(RobustnessModel, AbsurdTensorDimsAreRefusedByName) {
   for (const NamedFile& f : SweepFiles()) {
-    for (const char* name : {"generator.weight", "src_embed.weight", "generator.bias"}) {
+    // A Transformer's output matrix may be tgt_embed.weight (tied): its first FFN matrix instead.
+    const char* matrix = f.transformer ? "decoder.0.linear1.weight" : "generator.weight";
+    for (const char* name : {matrix, "src_embed.weight", "generator.bias"}) {
       const fb::Tensor* t = TensorNamed(f.bytes, name);
       ASSERT_NE(t, nullptr);
       for (uint32_t axis = 0; axis < t->shape()->size(); ++axis) {
@@ -383,12 +387,12 @@ TEST(RobustnessModel, AbsurdTensorDimsAreRefusedByName) {
       }
     }
     // Every dim at the cap: the element count overflows 32 bits and must not wrap.
-    const fb::Tensor* w = TensorNamed(f.bytes, "generator.weight");
+    const fb::Tensor* w = TensorNamed(f.bytes, matrix);
     std::vector<uint8_t> bytes = f.bytes;
     for (uint32_t axis = 0; axis < w->shape()->size(); ++axis)
-      Poke<int32_t>(&bytes, ElementOffset(bytes, TensorNamed(bytes, "generator.weight")->shape(), axis),
+      Poke<int32_t>(&bytes, ElementOffset(bytes, TensorNamed(bytes, matrix)->shape(), axis),
                     kMaxModelDim);
-    EXPECT_REFUSED(LoadAndUse(bytes, f.name + " huge"), Status::kModelTensorInvalid, "generator.weight");
+    EXPECT_REFUSED(LoadAndUse(bytes, f.name + " huge"), Status::kModelTensorInvalid, matrix);
     // A shape vector whose length prefix claims more elements than the file holds.
     bytes = f.bytes;
     const size_t length_at = ElementOffset(f.bytes, w->shape(), 0) - sizeof(uint32_t);
@@ -413,6 +417,13 @@ TEST(RobustnessModel, AbsurdConfigValuesAreRefused) {
   };
   for (const NamedFile& f : SweepFiles()) {
     for (const Case& c : cases) {
+      // A Transformer reads the common fields only (its own are checked by
+      // transformer_model_test); the RNN's embedding and hidden sizes are zero and unused there.
+      const bool common = c.field == fb::Config::VT_SRC_VOCAB_SIZE ||
+                          c.field == fb::Config::VT_TGT_VOCAB_SIZE ||
+                          c.field == fb::Config::VT_ENC_LAYERS ||
+                          c.field == fb::Config::VT_DEC_LAYERS || c.field == fb::Config::VT_MAX_SRC_LEN;
+      if (f.transformer && !common) continue;
       for (int32_t value : {0, -7, INT32_MIN, INT32_MAX, kMaxModelDim + 1}) {
         const Outcome o = LoadAndUse(WithConfigInt(f.bytes, c.field, value),
                                      f.name + " " + c.name + "=" + std::to_string(value));
@@ -435,13 +446,16 @@ TEST(RobustnessModel, AbsurdConfigValuesAreRefused) {
 TEST(RobustnessModel, ConfigThatDisagreesWithTheTensorsIsRefused) {
   for (const NamedFile& f : SweepFiles()) {
     const fb::Config* config = Root(f.bytes)->config();
-    // One more embedding column than the tensors have: the embedding tensor is named.
-    EXPECT_REFUSED(LoadAndUse(WithConfigInt(f.bytes, fb::Config::VT_SRC_EMBED, config->src_embed() + 1),
-                              f.name + " src_embed+1"),
-                   Status::kModelTensorInvalid, "src_embed.weight");
-    EXPECT_REFUSED(LoadAndUse(WithConfigInt(f.bytes, fb::Config::VT_TGT_EMBED, config->tgt_embed() - 1),
-                              f.name + " tgt_embed-1"),
-                   Status::kModelTensorInvalid, "tgt_embed.weight");
+    // One more embedding column than the tensors have: the embedding tensor is named (an RNN's
+    // embedding sizes; a Transformer's is d_model, in its own table).
+    if (!f.transformer) {
+      EXPECT_REFUSED(LoadAndUse(WithConfigInt(f.bytes, fb::Config::VT_SRC_EMBED, config->src_embed() + 1),
+                                f.name + " src_embed+1"),
+                     Status::kModelTensorInvalid, "src_embed.weight");
+      EXPECT_REFUSED(LoadAndUse(WithConfigInt(f.bytes, fb::Config::VT_TGT_EMBED, config->tgt_embed() - 1),
+                                f.name + " tgt_embed-1"),
+                     Status::kModelTensorInvalid, "tgt_embed.weight");
+    }
     // More layers than tensors: the first missing tensor of the new layer (bridge.N.* or
     // decoder.layers.N.*) is named.
     if (config->dec_layers() < kMaxModelLayers) {
