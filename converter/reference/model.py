@@ -32,8 +32,39 @@ SCORES = ("dot", "general", "concat", "location")
 TOKENIZERS = ("char", "word")
 
 
+class ConfigFile:
+    """config.json I/O shared by both model types' config dataclasses (ModelConfig here,
+    transformer.TransformerConfig): exact keys (unknown and missing ones refused), then the
+    subclass's validate()."""
+
+    @classmethod
+    def from_dict(cls, d: dict):
+        names = {f.name for f in dataclasses.fields(cls)}
+        unknown = set(d) - names
+        if unknown:
+            raise ValueError(f"unknown config keys: {sorted(unknown)}")
+        missing = {f.name for f in dataclasses.fields(cls)
+                   if f.default is dataclasses.MISSING} - set(d)
+        if missing:
+            raise ValueError(f"missing config keys: {sorted(missing)}")
+        return cls(**d).validate()
+
+    @classmethod
+    def load(cls, path: str):
+        with open(path, encoding="utf-8") as f:
+            return cls.from_dict(json.load(f))
+
+    def to_dict(self) -> dict:
+        return dataclasses.asdict(self)
+
+    def save(self, path: str) -> None:
+        with open(path, "w", encoding="utf-8") as f:
+            json.dump(self.to_dict(), f, indent=2)
+            f.write("\n")
+
+
 @dataclasses.dataclass
-class ModelConfig:
+class ModelConfig(ConfigFile):
     """Exactly the keys of MODEL.md's config.json table."""
     cell: str
     src_vocab_size: int
@@ -81,31 +112,6 @@ class ModelConfig:
             need(self.score == "concat", "bahdanau uses its additive score: set score \"concat\"")
         need(0.0 <= self.dropout < 1.0, "dropout in [0, 1)")
         return self
-
-    @classmethod
-    def from_dict(cls, d: dict) -> "ModelConfig":
-        names = {f.name for f in dataclasses.fields(cls)}
-        unknown = set(d) - names
-        if unknown:
-            raise ValueError(f"unknown config keys: {sorted(unknown)}")
-        missing = {f.name for f in dataclasses.fields(cls)
-                   if f.default is dataclasses.MISSING} - set(d)
-        if missing:
-            raise ValueError(f"missing config keys: {sorted(missing)}")
-        return cls(**d).validate()
-
-    @classmethod
-    def load(cls, path: str) -> "ModelConfig":
-        with open(path, encoding="utf-8") as f:
-            return cls.from_dict(json.load(f))
-
-    def to_dict(self) -> dict:
-        return dataclasses.asdict(self)
-
-    def save(self, path: str) -> None:
-        with open(path, "w", encoding="utf-8") as f:
-            json.dump(self.to_dict(), f, indent=2)
-            f.write("\n")
 
 
 @dataclasses.dataclass

@@ -23,7 +23,6 @@ Same interface as model.Seq2Seq, so search.py, evaluate.py and train.py serve bo
 the last decoder layer's cross-attention averaged over its heads.
 """
 import dataclasses
-import json
 import math
 from typing import List, Optional
 
@@ -31,7 +30,7 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
-from model import SPECIALS, TOKENIZERS
+from model import SPECIALS, TOKENIZERS, ConfigFile
 
 ACTIVATIONS = ("relu", "gelu")
 NORMS = ("pre", "post")
@@ -40,8 +39,8 @@ LAYER_NORM_EPS = 1e-5
 
 
 @dataclasses.dataclass
-class TransformerConfig:
-    """The keys of MODEL.md's Transformer config.json table."""
+class TransformerConfig(ConfigFile):
+    """The keys of MODEL.md's Transformer config.json table (I/O: model.ConfigFile)."""
     src_vocab_size: int
     tgt_vocab_size: int
     d_model: int
@@ -80,26 +79,6 @@ class TransformerConfig:
         need(self.d_model % self.heads == 0, "d_model must be a multiple of heads")
         need(0.0 <= self.dropout < 1.0, "dropout in [0, 1)")
         return self
-
-    @classmethod
-    def from_dict(cls, d: dict) -> "TransformerConfig":
-        names = {f.name for f in dataclasses.fields(cls)}
-        unknown = set(d) - names
-        if unknown:
-            raise ValueError(f"unknown config keys: {sorted(unknown)}")
-        missing = {f.name for f in dataclasses.fields(cls)
-                   if f.default is dataclasses.MISSING} - set(d)
-        if missing:
-            raise ValueError(f"missing config keys: {sorted(missing)}")
-        return cls(**d).validate()
-
-    def to_dict(self) -> dict:
-        return dataclasses.asdict(self)
-
-    def save(self, path: str) -> None:
-        with open(path, "w", encoding="utf-8") as f:
-            json.dump(self.to_dict(), f, indent=2)
-            f.write("\n")
 
 
 def sinusoid_table(rows: int, d: int) -> torch.Tensor:
