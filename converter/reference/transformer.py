@@ -24,7 +24,7 @@ the last decoder layer's cross-attention averaged over its heads.
 """
 import dataclasses
 import math
-from typing import List, Optional
+from typing import List
 
 import torch
 import torch.nn as nn
