@@ -67,8 +67,6 @@ ModelFileContents MakeModelFileContents(const Checkpoint& ckpt, const ConvertOpt
     throw Usage("--max-src-len", std::to_string(plan_src_len) + " not in [1, config max_src_len=" +
                                      std::to_string(config.max_src_len) + "]");
   const bool transformer = config.model_type == ModelType::kTransformer;
-  if (transformer && o.scheme == QuantScheme::kInt8Full)
-    throw Usage("--dtype", "int8-full is not available for Transformer models yet (float32, int8)");
   m.decoding = o.decoding;
   if (m.decoding.max_len == 0) {
     m.decoding.max_len = DefaultMaxLen(plan_src_len);
@@ -107,10 +105,12 @@ ModelFileContents MakeModelFileContents(const Checkpoint& ckpt, const ConvertOpt
   }
   AddRequantization(m.config, &m.tensors);
 
-  // int8-full LSTM cell-state formats: Q4.11 (|c| < 16) for every cell until calibration
-  // chooses per-cell formats (docs/INT8.md "Calibration").
+  // int8-full activation formats until calibration chooses them (docs/INT8.md "Calibration"):
+  // LSTM cell states Q4.11 (|c| < 16); a Transformer's residual stream Q8.7, its int8
+  // activations s8 @ 2^-4 (|x| < 8).
   ForEachExpectedActivation(m.config, [&](const ExpectedTensor& a) {
-    m.activations.push_back(ActivationFormatRecord{a.name, 4});
+    const int bits = !transformer ? 4 : a.shape[2] == 1 ? 3 : 8;
+    m.activations.push_back(ActivationFormatRecord{a.name, bits});
     return true;
   });
 
@@ -134,39 +134,62 @@ SessionLimits ArenaPlanLimits(const Model& model) {
 
 namespace {
 
-// docs/INT8.md "Calibration": build the file with every cell at the widest format, run it over
-// the calibration sources, and store the per-cell formats found.
+// Transformer calibration rounds: each runs with the formats the previous one chose, so every
+// activation is observed downstream of calibrated ones (its int8 inputs would lose the signal
+// at the widest formats).
+constexpr int kTransformerCalibrationRounds = 3;
+
+// docs/INT8.md "Calibration": RNN: build the file with every cell at the widest format, run it
+// over the calibration sources and store the per-cell formats found. Transformer: the same from
+// the default formats, kTransformerCalibrationRounds times.
 void CalibrateInt8Full(const ConvertOptions& o, ModelFileContents* contents,
                        std::vector<std::string>* lines) {
+  const bool transformer = contents->config.model_type == ModelType::kTransformer;
   std::vector<std::string> sources;
   try {
     sources = ReadCalibrationSources(o.calibration_path, o.calibration_max_lines);
   } catch (const ConvertError&) {
     if (o.calibration_required) throw;
-    lines->push_back("calibration file " + o.calibration_path +
-                     " not found: every LSTM cell kept at Q4.11");
+    lines->push_back("calibration file " + o.calibration_path + " not found: " +
+                     (transformer ? "default activation formats kept"
+                                  : "every LSTM cell kept at Q4.11"));
     return;
   }
-  for (ActivationFormatRecord& a : contents->activations) a.int_bits = kMaxActivationIntBits;
-  const std::vector<uint8_t> wide = BuildModelFile(*contents);
-  const size_t padded =
-      (wide.size() + kModelBufferAlignment - 1) / kModelBufferAlignment * kModelBufferAlignment;
-  std::unique_ptr<void, decltype(&free)> buffer(aligned_alloc(kModelBufferAlignment, padded), &free);
-  if (buffer == nullptr) throw ConvertError(kExitWriteFailed, "calibration", "out of memory");
-  memcpy(buffer.get(), wide.data(), wide.size());
-  auto model = std::make_unique<Model>();
-  if (model->Load(buffer.get(), wide.size()) != Status::kOk)
-    throw ConvertError(kExitBadInput, "calibration", model->error_detail());
+  if (!transformer) {
+    for (ActivationFormatRecord& a : contents->activations) a.int_bits = kMaxActivationIntBits;
+  }
+  std::vector<ActivationCalibration> cells;
   int64_t sentences = 0;
-  const std::vector<CellCalibration> cells = CalibrateCellFormats(
-      *model, sources, contents->decoding.max_len, &sentences, o.calibration_progress);
+  const int rounds = transformer ? kTransformerCalibrationRounds : 1;
+  for (int round = 0; round < rounds; ++round) {
+    const std::vector<uint8_t> file = BuildModelFile(*contents);
+    const size_t padded =
+        (file.size() + kModelBufferAlignment - 1) / kModelBufferAlignment * kModelBufferAlignment;
+    std::unique_ptr<void, decltype(&free)> buffer(aligned_alloc(kModelBufferAlignment, padded), &free);
+    if (buffer == nullptr) throw ConvertError(kExitWriteFailed, "calibration", "out of memory");
+    memcpy(buffer.get(), file.data(), file.size());
+    auto model = std::make_unique<Model>();
+    if (model->Load(buffer.get(), file.size()) != Status::kOk)
+      throw ConvertError(kExitBadInput, "calibration", model->error_detail());
+    cells = CalibrateActivationFormats(*model, sources, contents->decoding.max_len, &sentences,
+                                       round + 1 == rounds ? o.calibration_progress : nullptr);
+    for (size_t i = 0; i < cells.size() && i < contents->activations.size(); ++i) {
+      contents->activations[i].int_bits = cells[i].int_bits;
+    }
+  }
   lines->push_back("calibration " + o.calibration_path + ": " + std::to_string(sentences) +
-                   " sentences (integer decoder, greedy)");
-  for (size_t i = 0; i < cells.size() && i < contents->activations.size(); ++i) {
-    contents->activations[i].int_bits = cells[i].int_bits;
+                   " sentences (integer decoder, greedy" +
+                   (transformer ? ", " + std::to_string(rounds) + " rounds)" : ")"));
+  for (const ActivationCalibration& cell : cells) {
     char line[160];
-    snprintf(line, sizeof(line), "  %-30s max|c| %7.3f -> Q%d.%d", cells[i].name.c_str(),
-             cells[i].abs_max, cells[i].int_bits, 15 - cells[i].int_bits);
+    if (cell.int8) {
+      snprintf(line, sizeof(line), "  %-30s max|x| %8.3f -> s8 @ 2^%d", cell.name.c_str(),
+               cell.abs_max, cell.int_bits - 7);
+    } else {
+      snprintf(line, sizeof(line), transformer ? "  %-30s max|x| %8.3f -> Q%d.%d"
+                                               : "  %-30s max|c| %7.3f -> Q%d.%d",
+               cell.name.c_str(), cell.abs_max, cell.int_bits, 15 - cell.int_bits);
+    }
     lines->push_back(line);
   }
 }

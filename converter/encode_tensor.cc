@@ -58,11 +58,13 @@ TensorRecord EncodeTensor(const std::string& name, const FloatTensor& tensor, Te
   switch (role) {
     case TensorRole::kNorm:
     case TensorRole::kPosition:
-      // Layer norms and position tables are added or multiplied elementwise in float (the
-      // hybrid scheme's activations); int8-full Transformers are refused before this.
-      if (scheme == QuantScheme::kInt8Full)
-        throw ConvertError(kExitBadInput, name, "int8-full does not store Transformer tensors yet");
-      StoreFloat32(tensor, &record);
+      // Layer norms and position tables act elementwise: float in the hybrid scheme, Q11.20
+      // integers in int8-full (docs/INT8.md "int8-full Transformer").
+      if (scheme == QuantScheme::kInt8Full) {
+        StoreInt32FixedPoint(name, tensor, kInt8FullBiasFracBits, &record);
+      } else {
+        StoreFloat32(tensor, &record);
+      }
       return record;
     case TensorRole::kEmbedding:
     case TensorRole::kWeight:

@@ -64,7 +64,8 @@ RequantMultipliers ComputeRequantMultipliers(const std::vector<float>& weight_sc
                                              float input_scale, float output_scale, int pow2);
 
 // int8-full: adds to every int8 tensor the requantization constants the runtime binds it with
-// (docs/INT8.md "Requantization constants"): embeddings their row rescale to the shared scale;
+// (docs/INT8.md "Requantization constants"). Transformer: scale 1 for every int8 tensor. RNN:
+// embeddings their row rescale to the shared scale;
 // encoder layer 0's W_ih (both directions) the source embedding's shared scale; decoder layer
 // 0's W_ih the target embedding's shared scale and, when its input has more columns (c_t, h̃,
 // s8 @ 2^-7), scale 1; every other int8 matrix scale 1. Other schemes: nothing.
@@ -114,25 +115,30 @@ int PowerOfTwoIntegerBits(double abs_max, double headroom, int min_bits, int max
 // ConvertError(kExitBadInput) when the file cannot be read.
 std::vector<std::string> ReadCalibrationSources(const std::string& path, int64_t max_lines);
 
-// ---- int8-full cell-state formats ------------------------------------------------------------
+// ---- int8-full activation formats ------------------------------------------------------------
 
-// Headroom over the observed max |c|: the chosen format holds 1.25x the calibration range.
+// Headroom over the observed max |value| of an int16 format (LSTM cell states, a Transformer's
+// residual stream): the chosen format holds 1.25x the calibration range. int8 formats (a
+// Transformer's sublayer inputs, projections, hidden layers) take the observed range as it is.
 constexpr double kCellHeadroom = 1.25;
 
-struct CellCalibration {
+struct ActivationCalibration {
   std::string name;     // ExpectedActivations() name, e.g. "decoder.layers.0.cell"
-  double abs_max = 0;   // observed max |c|
-  int int_bits = 0;     // chosen format Q(int_bits).(15 - int_bits)
+  bool int8 = false;    // s8 @ 2^(int_bits - 7); else int16 Q(int_bits).(15 - int_bits)
+  double abs_max = 0;   // observed max |value|
+  int int_bits = 0;     // chosen format
 };
 
-// Runs `model` (int8-full, loaded; its stored cell formats wide enough not to clip, e.g. all
-// Q6.9) with the integer decoder, greedily, up to max_len steps, over `sources` (lines that do
-// not tokenize are skipped), and picks each LSTM cell's format with PowerOfTwoIntegerBits(
-// abs_max, kCellHeadroom, 1, 6). Empty for models without LSTM cell formats. `progress`, when
-// set, is called with (sources done, total) after every kCalibrationProgressEvery sources and
-// once at the end.
+// Runs `model` (int8-full, loaded) with the integer decoder and reference kernels, greedily,
+// up to max_len steps, over `sources` (lines that do not tokenize are skipped), observing every
+// calibrated activation (tensor_layout.h ExpectedActivations(): LSTM cell states, read in
+// their stored formats, which should be wide enough not to clip, e.g. all Q6.9; a
+// Transformer's activations, read in Q11.20 before they are narrowed), and picks each format
+// with PowerOfTwoIntegerBits(abs_max, headroom, the range ExpectedActivations() allows).
+// Empty for models without calibrated formats. `progress`, when set, is called with (sources
+// done, total) after every kCalibrationProgressEvery sources and once at the end.
 constexpr size_t kCalibrationProgressEvery = 200;
-std::vector<CellCalibration> CalibrateCellFormats(
+std::vector<ActivationCalibration> CalibrateActivationFormats(
     const Model& model, const std::vector<std::string>& sources, int32_t max_len,
     int64_t* sentences_run, const std::function<void(int64_t, int64_t)>& progress = nullptr);
 

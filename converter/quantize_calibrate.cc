@@ -1,5 +1,6 @@
-// int8-full calibration (docs/INT8.md "Calibration"): the LSTM cell-state formats are chosen by
-// running the model itself, integer path, over the calibration sources and observing max |c|.
+// int8-full calibration (docs/INT8.md "Calibration"): the activation formats (LSTM cell
+// states, a Transformer's residual stream and int8 activations) are chosen by running the model
+// itself, integer path, over the calibration sources and observing max |value|.
 #include <stdlib.h>
 
 #include <memory>
@@ -14,15 +15,19 @@
 
 namespace edgenmt::converter {
 
-std::vector<CellCalibration> CalibrateCellFormats(
+std::vector<ActivationCalibration> CalibrateActivationFormats(
     const Model& model, const std::vector<std::string>& sources, int32_t max_len,
     int64_t* sentences_run, const std::function<void(int64_t, int64_t)>& progress) {
   const ModelConfig& c = model.config();
-  std::vector<CellCalibration> cells;
+  std::vector<ActivationCalibration> cells;
+  std::vector<int32_t> min_bits, max_bits;
   ForEachExpectedActivation(c, [&](const ExpectedTensor& t) {
-    CellCalibration cell;
+    ActivationCalibration cell;
     cell.name = t.name;
+    cell.int8 = t.shape[2] == 1;
     cells.push_back(cell);
+    min_bits.push_back(t.shape[0]);
+    max_bits.push_back(t.shape[1]);
     return true;
   });
   *sentences_run = 0;
@@ -53,7 +58,7 @@ std::vector<CellCalibration> CalibrateCellFormats(
                        std::string("the runtime cannot run this model: ") + detail.c_str());
 
   std::vector<int32_t> max_raw(cells.size(), 0);
-  decoder->set_cell_observer(max_raw.data());
+  decoder->set_activation_observer(max_raw.data());
   std::vector<int32_t> ids(static_cast<size_t>(c.max_src_len));
   const int32_t bos = model.tgt_vocab().bos_id, eos = model.tgt_vocab().eos_id;
   const int64_t total = static_cast<int64_t>(sources.size());
@@ -80,10 +85,13 @@ std::vector<CellCalibration> CalibrateCellFormats(
     ++*sentences_run;
   }
   if (progress) progress(total, total);
+  // The observer's units: an LSTM cell's stored format, a Transformer's Q11.20.
+  const bool transformer = c.model_type == ModelType::kTransformer;
   for (size_t i = 0; i < cells.size(); ++i) {
-    cells[i].abs_max = static_cast<double>(max_raw[i]) / static_cast<double>(1 << (15 - observed_bits[i]));
-    cells[i].int_bits = PowerOfTwoIntegerBits(cells[i].abs_max, kCellHeadroom, kMinActivationIntBits,
-                                              kMaxActivationIntBits);
+    const int frac_bits = transformer ? 20 : 15 - observed_bits[i];
+    cells[i].abs_max = static_cast<double>(max_raw[i]) / static_cast<double>(int64_t{1} << frac_bits);
+    cells[i].int_bits = PowerOfTwoIntegerBits(cells[i].abs_max, cells[i].int8 ? 1.0 : kCellHeadroom,
+                                              min_bits[i], max_bits[i]);
   }
   return cells;
 }

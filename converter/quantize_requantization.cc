@@ -48,10 +48,15 @@ void AddRequantization(const ModelConfig& config, std::vector<TensorRecord>* ten
     if (t.name == "src_embed.weight") src_shared = SharedScaleBits(t);
     if (t.name == "tgt_embed.weight") tgt_shared = SharedScaleBits(t);
   }
+  const bool rnn = config.model_type == ModelType::kRnn;
   for (TensorRecord& t : *tensors) {
     if (t.dtype != DType::kI8 || t.shape.size() != 2) continue;
     const std::string& n = t.name;
-    if (n == "src_embed.weight") {
+    if (!rnn) {
+      // Transformer: every int8 input has a power-of-two scale (the shift offset), embeddings
+      // are read into Q11.20 row by row (docs/INT8.md "int8-full Transformer").
+      t.requantization.push_back(Entry(t, fxp::kOneFloatBits, false));
+    } else if (n == "src_embed.weight") {
       t.requantization.push_back(Entry(t, src_shared, true));
     } else if (n == "tgt_embed.weight") {
       t.requantization.push_back(Entry(t, tgt_shared, true));

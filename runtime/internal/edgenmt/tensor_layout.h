@@ -66,15 +66,24 @@ int32_t ForEachExpectedTensor(const ModelConfig& config, F&& f) {
 }
 
 // Activations whose fixed-point format the int8-full scheme stores in the file (docs/INT8.md
-// "Calibration"): one per LSTM cell instance, named "encoder.rnn.l{l}.cell",
-// "encoder.rnn.l{l}_reverse.cell" (bidirectional) and "decoder.layers.{l}.cell". None for GRU
-// or for other schemes. `visitor` gets the name only (rank 0, role kWeight); same contract as
+// "Calibration"). RNN: one per LSTM cell instance, named "encoder.rnn.l{l}.cell",
+// "encoder.rnn.l{l}_reverse.cell" (bidirectional) and "decoder.layers.{l}.cell" (none for GRU).
+// Transformer: the residual streams ("encoder.residual", "decoder.residual"), every int8
+// sublayer input, projection and feed-forward hidden layer ("encoder.{l}.self_attn.q", ...),
+// the encoder's memory and the generator's input (docs/INT8.md "int8-full Transformer").
+// None for other schemes. `visitor` gets the name, rank 0, role kWeight, and in shape[0],
+// shape[1] the int_bits range a file may store, shape[2] 1 for an int8 format (s8 @
+// 2^(int_bits - 7)) and 0 for an int16 one (Q(int_bits).(15 - int_bits)); same contract as
 // ExpectedTensors().
 int32_t ExpectedActivations(const ModelConfig& config, ExpectedTensorVisitor visitor, void* user);
 
-// Valid int_bits of a stored activation format: Q(int_bits).(15 - int_bits).
+// Valid int_bits of an LSTM cell format: Q(int_bits).(15 - int_bits).
 constexpr int32_t kMinActivationIntBits = 1;
 constexpr int32_t kMaxActivationIntBits = 6;
+// The Transformer's: residual streams Q(0..10).(15 - int_bits) (widened to Q11.20 without
+// overflow), int8 formats s8 @ 2^(int_bits - 7) for int_bits in [-8, 10].
+constexpr int32_t kMinTransformerInt8IntBits = -8;
+constexpr int32_t kMaxTransformerIntBits = 10;
 
 // Lambda-friendly form of ExpectedActivations().
 template <typename F>

@@ -12,23 +12,29 @@ static_assert(numerics_interface::Implements<FloatNumerics>() &&
               "both numeric schemes implement numerics/numerics_interface.h");
 static_assert(std::is_trivially_destructible<RnnDecoder<FloatNumerics>>::value &&
                   std::is_trivially_destructible<RnnDecoder<IntegerNumerics>>::value &&
-                  std::is_trivially_destructible<TransformerDecoder>::value,
+                  std::is_trivially_destructible<TransformerDecoder<TransformerSublayers>>::value &&
+                  std::is_trivially_destructible<
+                      TransformerDecoder<IntegerTransformerSublayers>>::value,
               "decoders are placed in StepDecoder storage and never destroyed");
 
 Status StepDecoder::Prepare(const Model& model, const KernelTable* kernels,
                             const DecoderLimits& limits, Arena* arena, ErrorDetail* detail) {
   active_ = nullptr;
   integer_ = nullptr;
+  integer_transformer_ = nullptr;
   if (model.config().model_type == ModelType::kTransformer) {
 #if !defined(EDGENMT_WITH_TRANSFORMER)
     return detail->Fail(Status::kUnsupported, "Transformer models are not in this build "
                         "(EDGENMT_TRANSFORMER=OFF)");
 #else
     if (model.config().scheme == QuantScheme::kInt8Full) {
-      return detail->Fail(Status::kUnsupported, "int8-full Transformer models are not supported "
-                          "by this runtime yet (float32, int8)");
+      IntegerTransformer* decoder = new (storage_) IntegerTransformer();
+      EDGENMT_RETURN_IF_ERROR(decoder->Prepare(model, kernels, limits, arena, detail));
+      integer_transformer_ = decoder;
+      active_ = decoder;
+      return Status::kOk;
     }
-    TransformerDecoder* decoder = new (storage_) TransformerDecoder();
+    FloatTransformer* decoder = new (storage_) FloatTransformer();
     EDGENMT_RETURN_IF_ERROR(decoder->Prepare(model, kernels, limits, arena, detail));
     active_ = decoder;
     return Status::kOk;

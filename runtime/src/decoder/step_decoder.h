@@ -1,7 +1,8 @@
 // The session's decoder: picks the model's implementation of SequenceDecoder once, at Prepare,
 // from the file (model type rnn: numeric scheme float32 / int8 hybrid -> RnnDecoder<
 // FloatNumerics>, int8-full -> RnnDecoder<IntegerNumerics>; transformer: float32 / int8 hybrid
-// -> TransformerDecoder) and forwards to it. The search and
+// -> TransformerDecoder<TransformerSublayers>, int8-full -> TransformerDecoder<
+// IntegerTransformerSublayers>) and forwards to it. The search and
 // the translator see only the SequenceDecoder contract (decoder/sequence_decoder.h).
 #ifndef EDGENMT_DECODER_STEP_DECODER_H_
 #define EDGENMT_DECODER_STEP_DECODER_H_
@@ -17,9 +18,13 @@
 #include "numerics/float_numerics.h"
 #include "numerics/integer_numerics.h"
 #include "rnn/rnn_decoder.h"
+#include "transformer/integer_transformer_sublayers.h"
 #include "transformer/transformer_decoder.h"
+#include "transformer/transformer_sublayers.h"
 
 namespace edgenmt {
+
+constexpr size_t LargerSize(size_t a, size_t b) { return a > b ? a : b; }
 
 class StepDecoder final : public SequenceDecoder {
  public:
@@ -35,10 +40,13 @@ class StepDecoder final : public SequenceDecoder {
     return Prepare(model, kernels, limits, arena, detail);
   }
 
-  // Calibration of int8-full LSTM cell formats (IntegerNumerics::set_cell_observer); ignored
-  // by the float schemes.
-  void set_cell_observer(int32_t* max_abs_raw) {
+  // Calibration of int8-full activation formats, one slot per ExpectedActivations() entry:
+  // RNN: max |c| of each LSTM cell in its stored format (IntegerNumerics::set_cell_observer);
+  // Transformer: max |value| in Q11.20 (IntegerTransformerSublayers::set_observer). Ignored by
+  // the float schemes.
+  void set_activation_observer(int32_t* max_abs_raw) {
     if (integer_ != nullptr) integer_->numerics().set_cell_observer(max_abs_raw);
+    if (integer_transformer_ != nullptr) integer_transformer_->set_observer(max_abs_raw);
   }
 
   void Encode(const int32_t* src_ids, int32_t src_len) override {
@@ -72,15 +80,17 @@ class StepDecoder final : public SequenceDecoder {
  private:
   using FloatDecoder = RnnDecoder<FloatNumerics>;
   using IntegerDecoder = RnnDecoder<IntegerNumerics>;
-  static constexpr size_t kRnnStorage =
-      sizeof(FloatDecoder) > sizeof(IntegerDecoder) ? sizeof(FloatDecoder) : sizeof(IntegerDecoder);
+  using FloatTransformer = TransformerDecoder<TransformerSublayers>;
+  using IntegerTransformer = TransformerDecoder<IntegerTransformerSublayers>;
   static constexpr size_t kStorage =
-      kRnnStorage > sizeof(TransformerDecoder) ? kRnnStorage : sizeof(TransformerDecoder);
+      LargerSize(LargerSize(sizeof(FloatDecoder), sizeof(IntegerDecoder)),
+             LargerSize(sizeof(FloatTransformer), sizeof(IntegerTransformer)));
   // One implementation at a time lives here (placement new at Prepare; all are trivially
   // destructible), so the session holds only the one its model needs.
-  alignas(FloatDecoder) alignas(IntegerDecoder) alignas(TransformerDecoder)
-      unsigned char storage_[kStorage];
-  IntegerDecoder* integer_ = nullptr;  // set when the model is int8-full (calibration)
+  alignas(FloatDecoder) alignas(IntegerDecoder) alignas(FloatTransformer)
+      alignas(IntegerTransformer) unsigned char storage_[kStorage];
+  IntegerDecoder* integer_ = nullptr;  // set when the model is an int8-full RNN (calibration)
+  IntegerTransformer* integer_transformer_ = nullptr;  // an int8-full Transformer
   SequenceDecoder* active_ = nullptr;
 };
 

@@ -100,7 +100,24 @@
      int32_t to_q20, int32_t* scores))                                                          \
   X(context_s16_s8, void,                                                                       \
     (int32_t count, const int16_t* weights, const int16_t* memory, int32_t dim,                 \
-     int8_t* context))
+     int8_t* context))                                                                          \
+  /* ---- int8-full Transformer (semantics on ref_<name> in kernels/kernels_s8.h) ------ */    \
+  X(embedding_lookup_s8_s32, void,                                                              \
+    (int32_t count, const int32_t* ids, const int8_t* table, const int32_t* row_multiplier,    \
+     const int32_t* row_shift, int32_t dim, int32_t scale_multiplier, int32_t scale_shift,      \
+     int32_t* out, int32_t out_stride))                                                         \
+  X(layer_norm_s32, void,                                                                       \
+    (int32_t n, const int32_t* x, int32_t x_frac_bits, const int32_t* gain,                    \
+     const int32_t* shift, int32_t* y))                                                         \
+  X(requantize_s32_s8, void, (int32_t n, const int32_t* x, int32_t shift, bool relu, int8_t* y)) \
+  X(gelu_s32_s8, void, (int32_t n, const int32_t* x, int32_t shift, int8_t* y))                \
+  X(residual_add_s32_s16, void, (int32_t n, const int32_t* x, int32_t shift, int16_t* residual)) \
+  X(attention_scores_s8, void,                                                                  \
+    (int32_t n, const int8_t* query, const int8_t* const* rows, int32_t offset, int32_t dim,   \
+     int32_t multiplier, int32_t shift, int32_t* scores))                                       \
+  X(attention_context_s8, void,                                                                 \
+    (int32_t n, const int16_t* weights, const int8_t* const* rows, int32_t offset,             \
+     int32_t dim, int8_t* out))
 
 // Weights packed at Init: optional, no reference (it reads weights as stored). Layers use them
 // only where both are present.

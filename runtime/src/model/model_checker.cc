@@ -178,8 +178,11 @@ Status ModelChecker::CheckActivations(const ModelConfig& cfg) {
     const char* name = f->name()->c_str();
     if (HasNul(f->name())) return Fail(Status::kModelTensorInvalid, "activation ", i, ": name contains NUL");
     bool known = false;
+    int32_t min_bits = 0, max_bits = 0;
     ForEachExpectedActivation(cfg, [&](const ExpectedTensor& want) {
       known = strcmp(want.name, name) == 0;
+      min_bits = want.shape[0];
+      max_bits = want.shape[1];
       return !known;
     });
     if (!known)
@@ -188,8 +191,8 @@ Status ModelChecker::CheckActivations(const ModelConfig& cfg) {
       if (SameString(formats->Get(j)->name(), f->name()))
         return Fail(Status::kModelTensorInvalid, "activation ", name, ": appears twice");
     }
-    if (f->int_bits() < kMinActivationIntBits || f->int_bits() > kMaxActivationIntBits)
-      return Fail(Status::kModelTensorInvalid, "activation ", name, ": int_bits ", f->int_bits(), " not in [", kMinActivationIntBits, ", ", kMaxActivationIntBits, "]");
+    if (f->int_bits() < min_bits || f->int_bits() > max_bits)
+      return Fail(Status::kModelTensorInvalid, "activation ", name, ": int_bits ", f->int_bits(), " not in [", min_bits, ", ", max_bits, "]");
   }
   Status status = Status::kOk;
   ForEachExpectedActivation(cfg, [&](const ExpectedTensor& want) {

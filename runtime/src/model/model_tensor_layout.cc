@@ -208,18 +208,70 @@ int32_t ExpectedTensors(const ModelConfig& c, ExpectedTensorVisitor visitor, voi
   return out.count();
 }
 
+namespace {
+
+// The int8-full Transformer's calibrated formats (docs/INT8.md "int8-full Transformer"), in
+// the order the observer indexes them.
+int32_t ExpectedTransformerActivations(const ModelConfig& c, ExpectedTensorVisitor visitor,
+                                       void* user) {
+  int32_t count = 0;
+  bool go = true;
+  auto emit = [&](const char* prefix, int32_t layer, const char* suffix, bool int8) {
+    if (!go) return;
+    ExpectedTensor t{};
+    MakeName(t.name, prefix, layer, suffix);
+    t.rank = 0;
+    t.role = TensorRole::kWeight;
+    t.shape[0] = int8 ? kMinTransformerInt8IntBits : 0;
+    t.shape[1] = int8 ? kMaxTransformerIntBits : kMaxTransformerIntBits;
+    t.shape[2] = int8 ? 1 : 0;
+    ++count;
+    go = visitor(t, user);
+  };
+  emit("encoder.residual", -1, "", false);
+  for (int32_t l = 0; l < c.enc_layers; ++l) {
+    emit("encoder.", l, ".self_attn.input", true);
+    emit("encoder.", l, ".self_attn.q", true);
+    emit("encoder.", l, ".self_attn.k", true);
+    emit("encoder.", l, ".self_attn.v", true);
+    emit("encoder.", l, ".ffn.input", true);
+    emit("encoder.", l, ".ffn.hidden", true);
+  }
+  emit("encoder.memory", -1, "", true);
+  emit("decoder.residual", -1, "", false);
+  for (int32_t l = 0; l < c.dec_layers; ++l) {
+    emit("decoder.", l, ".self_attn.input", true);
+    emit("decoder.", l, ".self_attn.q", true);
+    emit("decoder.", l, ".self_attn.k", true);
+    emit("decoder.", l, ".self_attn.v", true);
+    emit("decoder.", l, ".cross_attn.input", true);
+    emit("decoder.", l, ".cross_attn.q", true);
+    emit("decoder.", l, ".cross_attn.k", true);
+    emit("decoder.", l, ".cross_attn.v", true);
+    emit("decoder.", l, ".ffn.input", true);
+    emit("decoder.", l, ".ffn.hidden", true);
+  }
+  emit("decoder.output", -1, "", true);
+  return count;
+}
+
+}  // namespace
+
 int32_t ExpectedActivations(const ModelConfig& c, ExpectedTensorVisitor visitor, void* user) {
   if (visitor == nullptr || ValidateModelConfig(c, nullptr, 0) != Status::kOk) return 0;
-  if (c.model_type != ModelType::kRnn || c.scheme != QuantScheme::kInt8Full ||
-      c.cell != CellType::kLstm) {
-    return 0;
+  if (c.scheme != QuantScheme::kInt8Full) return 0;
+  if (c.model_type == ModelType::kTransformer) {
+    return ExpectedTransformerActivations(c, visitor, user);
   }
+  if (c.cell != CellType::kLstm) return 0;
   int32_t count = 0;
   auto emit = [&](const char* prefix, int32_t layer, const char* suffix) {
     ExpectedTensor t{};
     MakeName(t.name, prefix, layer, suffix);
     t.rank = 0;
     t.role = TensorRole::kWeight;
+    t.shape[0] = kMinActivationIntBits;
+    t.shape[1] = kMaxActivationIntBits;
     ++count;
     return visitor(t, user);
   };

@@ -70,6 +70,23 @@ Status BindBiasQ20(const Model& model, const char* name, int32_t size, const int
   return Status::kOk;
 }
 
+Status BindMatrixQ20(const Model& model, const char* name, int32_t rows, int32_t cols,
+                     const int32_t** out, ErrorDetail* detail) {
+  TensorView view{};
+  if (model.FindTensor(name, &view) != Status::kOk) {
+    return detail->Fail(Status::kModelTensorMissing, "tensor ", name, " missing");
+  }
+  if (view.dtype != DType::kI32 || view.rank != 2 || view.shape[0] != rows ||
+      view.shape[1] != cols || view.num_scales != 1 ||
+      FloatBits(view.scales[0]) != kQ20ScaleBits) {
+    return detail->Fail(Status::kModelTensorInvalid, "tensor ", name,
+                        " must be int32 Q11.20 (scale 2^-20) [", rows, ",", cols,
+                        "] for int8-full");
+  }
+  *out = static_cast<const int32_t*>(view.data);
+  return Status::kOk;
+}
+
 Status BindIntEmbedding(const Model& model, const char* name, int32_t rows, int32_t cols,
                         IntEmbedding* out, ErrorDetail* detail) {
   TensorView view{};

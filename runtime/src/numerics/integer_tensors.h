@@ -47,6 +47,9 @@ Status BindIntMatrix(const Model& model, const char* name, int32_t rows, int32_t
 // Binds an int32 Q11.20 bias vector.
 Status BindBiasQ20(const Model& model, const char* name, int32_t size, const int32_t** out,
                    ErrorDetail* detail);
+// Binds an int32 Q11.20 [rows, cols] matrix (an int8-full Transformer's position table).
+Status BindMatrixQ20(const Model& model, const char* name, int32_t rows, int32_t cols,
+                     const int32_t** out, ErrorDetail* detail);
 // Binds an int8 per-row embedding table and its stored rescale constants to the shared scale.
 Status BindIntEmbedding(const Model& model, const char* name, int32_t rows, int32_t cols,
                         IntEmbedding* out, ErrorDetail* detail);

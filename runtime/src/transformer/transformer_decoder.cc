@@ -2,12 +2,14 @@
 
 #include <string.h>
 
-#include "numerics/float_tensors.h"
 #include "profile_scope.h"
+#include "transformer/integer_transformer_sublayers.h"
+#include "transformer/transformer_sublayers.h"
 
 namespace edgenmt {
 
-Status TransformerDecoder::Prepare(const Model& model, const KernelTable* kernels,
+template <typename Sub>
+Status TransformerDecoder<Sub>::Prepare(const Model& model, const KernelTable* kernels,
                                    const DecoderLimits& limits, Arena* arena,
                                    ErrorDetail* detail) {
   const ModelConfig& c = model.config();
@@ -29,11 +31,6 @@ Status TransformerDecoder::Prepare(const Model& model, const KernelTable* kernel
     return detail->Fail(Status::kUnsupported, "dec_layers ", c.dec_layers,
                         " out of range (this build supports up to ", kMaxTransformerLayers, ")");
   }
-  if (kernels->layer_norm_f32 == nullptr || kernels->relu_f32 == nullptr ||
-      kernels->gelu_f32 == nullptr) {
-    return detail->Fail(Status::kUnsupported, "kernel backend ",
-                        KernelBackendName(kernels->backend), " lacks the Transformer's kernels");
-  }
   layers_ = c.dec_layers;
   d_ = t.d_model;
   vocab_size_ = c.tgt_vocab_size;
@@ -48,11 +45,10 @@ Status TransformerDecoder::Prepare(const Model& model, const KernelTable* kernel
   if (bos_id_ < 0 || bos_id_ >= vocab_size_ || eos_id_ < 0 || eos_id_ >= vocab_size_) {
     return detail->Fail(Status::kModelVocabularyInvalid, "target <s>/</s> ids out of range");
   }
-  const int32_t widest = t.ffn > d_ ? t.ffn : d_;
+  const size_t longest = max_src_len_ > max_tgt_len_ ? max_src_len_ : max_tgt_len_;
   arena->SetScratchPhase(ScratchPhase::kCommon);
-  EDGENMT_RETURN_IF_ERROR(numerics_.Prepare(model, kernels, max_rows_, widest, arena, detail,
-                                            limits.max_sources));
-  sub_.Init(&numerics_, t);
+  EDGENMT_RETURN_IF_ERROR(sub_.Prepare(model, kernels, max_rows_, limits.max_sources,
+                                       static_cast<int32_t>(longest), arena, detail));
   arena->SetScratchPhase(ScratchPhase::kEncode);
   EDGENMT_RETURN_IF_ERROR(encoder_.Prepare(&sub_, model, max_src_len_, arena, detail));
   arena->SetScratchPhase(ScratchPhase::kStep);
@@ -62,90 +58,103 @@ Status TransformerDecoder::Prepare(const Model& model, const KernelTable* kernel
   const size_t L = static_cast<size_t>(layers_), D = static_cast<size_t>(d_);
   const size_t S = static_cast<size_t>(max_src_len_), T = static_cast<size_t>(max_tgt_len_);
   const size_t B = static_cast<size_t>(beam_), R = static_cast<size_t>(max_rows_);
-  cross_keys_ = arena->AllocateArray<float>(slots, L, S, D);
-  cross_values_ = arena->AllocateArray<float>(slots, L, S, D);
-  self_keys_ = arena->AllocateArray<float>(slots, L, T, B, D);
-  self_values_ = arena->AllocateArray<float>(slots, L, T, B, D);
+  cross_keys_ = arena->AllocateArray<Act>(slots, L, S, D);
+  cross_values_ = arena->AllocateArray<Act>(slots, L, S, D);
+  self_keys_ = arena->AllocateArray<Act>(slots, L, T, B, D);
+  self_values_ = arena->AllocateArray<Act>(slots, L, T, B, D);
   from_ = arena->AllocateArray<int32_t>(slots, T, B);
   slot_src_len_ = arena->AllocateArray<int32_t>(slots);
   last_index_ = arena->AllocateArray<int32_t>(R);
   gather_ = arena->AllocateArray<int32_t>(R);
-  const size_t longest = S > T ? S : T;
-  x_ = arena->AllocateScratchArray<float>(R, D);
-  y_ = arena->AllocateScratchArray<float>(R, D);
-  q_ = arena->AllocateScratchArray<float>(R, D);
-  k_ = arena->AllocateScratchArray<float>(R, D);
-  v_ = arena->AllocateScratchArray<float>(R, D);
-  context_ = arena->AllocateScratchArray<float>(R, D);
-  out_ = arena->AllocateScratchArray<float>(R, D);
-  hidden_ = arena->AllocateScratchArray<float>(R, static_cast<size_t>(t.ffn));
-  logits_ = arena->AllocateScratchArray<float>(R, static_cast<size_t>(vocab_size_));
-  log_probs_ = arena->AllocateScratchArray<float>(R, static_cast<size_t>(vocab_size_));
+  const size_t V = static_cast<size_t>(vocab_size_), F = static_cast<size_t>(t.ffn);
+  size_t widest = F > D ? F : D;
+  widest = V > widest ? V : widest;
+  x_ = arena->AllocateScratchArray<Stream>(R, D);
+  y_ = arena->AllocateScratchArray<Act>(R, D);
+  q_ = arena->AllocateScratchArray<Act>(R, D);
+  k_ = arena->AllocateScratchArray<Act>(R, D);
+  v_ = arena->AllocateScratchArray<Act>(R, D);
+  context_ = arena->AllocateScratchArray<Act>(R, D);
+  hidden_ = arena->AllocateScratchArray<Act>(R, F);
+  scratch_ = arena->AllocateScratchArray<Acc>(R, widest);
+  log_probs_ = arena->AllocateScratchArray<float>(R, V);
+  log_probs_q16_ = Sub::kInteger ? arena->AllocateScratchArray<int32_t>(R, V) : nullptr;
   attention_ = arena->AllocateScratchArray<float>(R, S);
-  scores_ = arena->AllocateScratchArray<float>(longest, 2);
-  key_rows_ = arena->AllocateScratchArray<const float*>(longest);
-  value_rows_ = arena->AllocateScratchArray<const float*>(longest);
-  position_rows_ = arena->AllocateScratchArray<const float*>(R);
+  key_rows_ = arena->AllocateScratchArray<const Act*>(longest);
+  value_rows_ = arena->AllocateScratchArray<const Act*>(longest);
+  position_rows_ = arena->AllocateScratchArray<const Param*>(R);
   rows_ = 0;
   step_ = 0;
   src_len_ = 0;
   return Status::kOk;
 }
 
-Status TransformerDecoder::PrepareWeights(const Model& model, Arena* arena, ErrorDetail* detail) {
+template <typename Sub>
+Status TransformerDecoder<Sub>::PrepareWeights(const Model& model, Arena* arena, ErrorDetail* detail) {
   const ModelConfig& c = model.config();
   const TransformerConfig& t = c.transformer;
-  const FloatNumerics& n = numerics_;
+  const Sub& n = sub_;
   EDGENMT_RETURN_IF_ERROR(n.BindEmbedding(model, "tgt_embed.weight", vocab_size_, d_, arena,
                                           &embedding_, detail));
-  EDGENMT_RETURN_IF_ERROR(BindMatrixF32(model, "tgt_pos", t.max_tgt_len, d_, &positions_, detail));
-  layer_ = arena->AllocateArray<DecoderLayerWeights>(static_cast<size_t>(layers_));
+  EDGENMT_RETURN_IF_ERROR(n.BindPositions(model, "tgt_pos", t.max_tgt_len, d_, &positions_, detail));
+  EDGENMT_RETURN_IF_ERROR(n.BindFormat(model, "decoder.residual", &residual_format_, detail));
+  EDGENMT_RETURN_IF_ERROR(n.BindFormat(model, "decoder.output", &output_format_, detail));
+  layer_ = arena->AllocateArray<DecoderLayerWeights<Sub>>(static_cast<size_t>(layers_));
   for (int32_t l = 0; l < layers_; ++l) {
-    DecoderLayerWeights& w = layer_ != nullptr ? layer_[l] : measuring_layer_;
+    DecoderLayerWeights<Sub>& w = layer_ != nullptr ? layer_[l] : measuring_layer_;
     EDGENMT_RETURN_IF_ERROR(
         BindAttention(n, model, "decoder.", l, ".self_attn", d_, arena, &w.self_attn, detail));
-    EDGENMT_RETURN_IF_ERROR(BindLayerNorm(model, "decoder.", l, "norm1", d_, &w.norm1, detail));
+    EDGENMT_RETURN_IF_ERROR(BindLayerNorm(n, model, "decoder.", l, "norm1", d_, &w.norm1, detail));
     EDGENMT_RETURN_IF_ERROR(
         BindAttention(n, model, "decoder.", l, ".cross_attn", d_, arena, &w.cross_attn, detail));
-    EDGENMT_RETURN_IF_ERROR(BindLayerNorm(model, "decoder.", l, "norm2", d_, &w.norm2, detail));
+    EDGENMT_RETURN_IF_ERROR(BindLayerNorm(n, model, "decoder.", l, "norm2", d_, &w.norm2, detail));
     EDGENMT_RETURN_IF_ERROR(
         BindFeedForward(n, model, "decoder.", l, d_, t.ffn, arena, &w.ffn, detail));
-    EDGENMT_RETURN_IF_ERROR(BindLayerNorm(model, "decoder.", l, "norm3", d_, &w.norm3, detail));
+    EDGENMT_RETURN_IF_ERROR(BindLayerNorm(n, model, "decoder.", l, "norm3", d_, &w.norm3, detail));
   }
   if (pre_norm_) {
-    EDGENMT_RETURN_IF_ERROR(BindLayerNorm(model, "", -1, "decoder_norm", d_, &final_norm_, detail));
+    EDGENMT_RETURN_IF_ERROR(
+        BindLayerNorm(n, model, "", -1, "decoder_norm", d_, &final_norm_, detail));
   }
   EDGENMT_RETURN_IF_ERROR(n.BindMatrix(model, t.tie_output ? "tgt_embed.weight" : "generator.weight",
                                        vocab_size_, d_, arena, &generator_, detail));
-  return n.BindBias(model, "generator.bias", vocab_size_, &generator_bias_, detail);
+  return n.BindVector(model, "generator.bias", vocab_size_, &generator_bias_, detail);
 }
 
-int64_t TransformerDecoder::CrossOffset(int32_t slot, int32_t layer) const {
+template <typename Sub>
+int64_t TransformerDecoder<Sub>::CrossOffset(int32_t slot, int32_t layer) const {
   return (static_cast<int64_t>(slot) * layers_ + layer) * max_src_len_ * d_;
 }
 
-int64_t TransformerDecoder::SelfOffset(int32_t slot, int32_t layer, int32_t t, int32_t k) const {
+template <typename Sub>
+int64_t TransformerDecoder<Sub>::SelfOffset(int32_t slot, int32_t layer, int32_t t, int32_t k) const {
   return (((static_cast<int64_t>(slot) * layers_ + layer) * max_tgt_len_ + t) * beam_ + k) * d_;
 }
 
-int64_t TransformerDecoder::FromOffset(int32_t slot, int32_t t, int32_t k) const {
+template <typename Sub>
+int64_t TransformerDecoder<Sub>::FromOffset(int32_t slot, int32_t t, int32_t k) const {
   return (static_cast<int64_t>(slot) * max_tgt_len_ + t) * beam_ + k;
 }
 
-void TransformerDecoder::Encode(const int32_t* src_ids, int32_t src_len) {
+template <typename Sub>
+void TransformerDecoder<Sub>::Encode(const int32_t* src_ids, int32_t src_len) {
   EncodeSource(0, src_ids, src_len, 0);
   rows_ = 1;
   step_ = 0;
 }
 
-void TransformerDecoder::EncodeSource(int32_t slot, const int32_t* src_ids, int32_t src_len,
+template <typename Sub>
+void TransformerDecoder<Sub>::EncodeSource(int32_t slot, const int32_t* src_ids, int32_t src_len,
                                       int32_t row) {
-  const float* memory = encoder_.Encode(src_ids, src_len);
+  const Act* memory = encoder_.Encode(src_ids, src_len);
   ProfileScope profile(ProfileStage::kEncoder);
+  const ActivationFormat& memory_format = encoder_.memory_format();
   for (int32_t l = 0; l < layers_; ++l) {
-    const AttentionWeights& w = layer_[l].cross_attn;
-    numerics_.Linear(w.k, src_len, memory, w.k_bias, cross_keys_ + CrossOffset(slot, l), false);
-    numerics_.Linear(w.v, src_len, memory, w.v_bias, cross_values_ + CrossOffset(slot, l), false);
+    const AttentionWeights<Sub>& w = layer_[l].cross_attn;
+    sub_.Project(w.k, w.k_bias, src_len, memory, memory_format, w.k_format,
+                 cross_keys_ + CrossOffset(slot, l), encoder_.scratch());
+    sub_.Project(w.v, w.v_bias, src_len, memory, memory_format, w.v_format,
+                 cross_values_ + CrossOffset(slot, l), encoder_.scratch());
   }
   slot_src_len_[slot] = src_len;
   src_len_ = src_len;
@@ -153,25 +162,29 @@ void TransformerDecoder::EncodeSource(int32_t slot, const int32_t* src_ids, int3
   rows_ = row + 1 > rows_ ? row + 1 : rows_;
 }
 
-void TransformerDecoder::EncodeSources(int32_t count, const int32_t* slots,
+template <typename Sub>
+void TransformerDecoder<Sub>::EncodeSources(int32_t count, const int32_t* slots,
                                        const int32_t* const* src_ids, const int32_t* src_lens,
                                        int32_t first_row) {
   for (int32_t i = 0; i < count; ++i) EncodeSource(slots[i], src_ids[i], src_lens[i], first_row + i);
 }
 
-void TransformerDecoder::Step(const int32_t* prev_tokens, int32_t rows) {
+template <typename Sub>
+void TransformerDecoder<Sub>::Step(const int32_t* prev_tokens, int32_t rows) {
   const RowBlock block{0, 0, rows, step_};
   StepBlocks(prev_tokens, &block, 1);
   ++step_;
 }
 
-void TransformerDecoder::Reorder(const int32_t* parents, int32_t new_rows) {
+template <typename Sub>
+void TransformerDecoder<Sub>::Reorder(const int32_t* parents, int32_t new_rows) {
   for (int32_t r = 0; r < new_rows; ++r) gather_[r] = last_index_[parents[r]];
   memcpy(last_index_, gather_, sizeof(int32_t) * static_cast<size_t>(new_rows));
   rows_ = new_rows;
 }
 
-void TransformerDecoder::SelfAttention(int32_t layer, const RowBlock* blocks, int32_t num_blocks) {
+template <typename Sub>
+void TransformerDecoder<Sub>::SelfAttention(int32_t layer, const RowBlock* blocks, int32_t num_blocks) {
   for (int32_t b = 0; b < num_blocks; ++b) {
     const RowBlock& block = blocks[b];
     const int32_t t = block.step;
@@ -181,8 +194,8 @@ void TransformerDecoder::SelfAttention(int32_t layer, const RowBlock* blocks, in
       // This step's key and value join the cache at (t, i); the chain of beam indices leads
       // from there back to position 0 through `from`.
       const int64_t entry = SelfOffset(block.slot, layer, t, i);
-      memcpy(self_keys_ + entry, k_ + row, sizeof(float) * static_cast<size_t>(d_));
-      memcpy(self_values_ + entry, v_ + row, sizeof(float) * static_cast<size_t>(d_));
+      memcpy(self_keys_ + entry, k_ + row, sizeof(Act) * static_cast<size_t>(d_));
+      memcpy(self_values_ + entry, v_ + row, sizeof(Act) * static_cast<size_t>(d_));
       if (layer == 0) from_[FromOffset(block.slot, t, i)] = t > 0 ? last_index_[r] : 0;
     }
   }
@@ -199,18 +212,21 @@ void TransformerDecoder::SelfAttention(int32_t layer, const RowBlock* blocks, in
         k = from_[FromOffset(block.slot, j, k)];
       }
       const int64_t row = static_cast<int64_t>(r) * d_;
-      sub_.Attend(q_ + row, key_rows_, value_rows_, t + 1, scores_, context_ + row, nullptr);
+      const AttentionWeights<Sub>& a = layer_[layer].self_attn;
+      sub_.Attend(q_ + row, key_rows_, value_rows_, t + 1, a.q_format, a.k_format, context_ + row,
+                  nullptr);
     }
   }
 }
 
-void TransformerDecoder::CrossAttention(int32_t layer, const RowBlock* blocks, int32_t num_blocks,
+template <typename Sub>
+void TransformerDecoder<Sub>::CrossAttention(int32_t layer, const RowBlock* blocks, int32_t num_blocks,
                                         bool last) {
   for (int32_t b = 0; b < num_blocks; ++b) {
     const RowBlock& block = blocks[b];
     const int32_t S = slot_src_len_[block.slot];
-    const float* keys = cross_keys_ + CrossOffset(block.slot, layer);
-    const float* values = cross_values_ + CrossOffset(block.slot, layer);
+    const Act* keys = cross_keys_ + CrossOffset(block.slot, layer);
+    const Act* values = cross_values_ + CrossOffset(block.slot, layer);
     for (int32_t s = 0; s < S; ++s) {
       key_rows_[s] = keys + static_cast<int64_t>(s) * d_;
       value_rows_[s] = values + static_cast<int64_t>(s) * d_;
@@ -222,12 +238,15 @@ void TransformerDecoder::CrossAttention(int32_t layer, const RowBlock* blocks, i
       float* weights = last ? attention_ + static_cast<int64_t>(block.row_begin) * max_src_len_ +
                                   static_cast<int64_t>(i) * S
                             : nullptr;
-      sub_.Attend(q_ + row, key_rows_, value_rows_, S, scores_, context_ + row, weights);
+      const AttentionWeights<Sub>& a = layer_[layer].cross_attn;
+      sub_.Attend(q_ + row, key_rows_, value_rows_, S, a.q_format, a.k_format, context_ + row,
+                  weights);
     }
   }
 }
 
-void TransformerDecoder::StepBlocks(const int32_t* prev_tokens, const RowBlock* blocks,
+template <typename Sub>
+void TransformerDecoder<Sub>::StepBlocks(const int32_t* prev_tokens, const RowBlock* blocks,
                                     int32_t num_blocks) {
   ProfileScope step_profile(ProfileStage::kDecoderStep);
   int32_t rows = 0;
@@ -238,44 +257,41 @@ void TransformerDecoder::StepBlocks(const int32_t* prev_tokens, const RowBlock* 
     rows += blocks[b].rows;
   }
   rows_ = rows;
-  const FloatNumerics& n = numerics_;
-  sub_.Embed(rows, prev_tokens, embedding_, position_rows_, x_);
+  const Sub& sub = sub_;
+  const ActivationFormat& res = residual_format_;
+  sub.Embed(rows, prev_tokens, embedding_, position_rows_, res, x_, scratch_);
   for (int32_t l = 0; l < layers_; ++l) {
-    const DecoderLayerWeights& w = layer_[l];
+    const DecoderLayerWeights<Sub>& w = layer_[l];
     {
       ProfileScope profile(ProfileStage::kAttention);
-      const float* in = sub_.Input(rows, x_, w.norm1, y_);
-      n.Linear(w.self_attn.q, rows, in, w.self_attn.q_bias, q_, false);
-      n.Linear(w.self_attn.k, rows, in, w.self_attn.k_bias, k_, false);
-      n.Linear(w.self_attn.v, rows, in, w.self_attn.v_bias, v_, false);
+      const AttentionWeights<Sub>& a = w.self_attn;
+      const Act* in = sub.Input(rows, x_, w.norm1, res, a.input, y_, scratch_);
+      sub.Project(a.q, a.q_bias, rows, in, a.input, a.q_format, q_, scratch_);
+      sub.Project(a.k, a.k_bias, rows, in, a.input, a.k_format, k_, scratch_);
+      sub.Project(a.v, a.v_bias, rows, in, a.input, a.v_format, v_, scratch_);
       SelfAttention(l, blocks, num_blocks);
-      n.Linear(w.self_attn.out, rows, context_, w.self_attn.out_bias, out_, false);
-      sub_.Residual(rows, x_, out_, w.norm1);
-      in = sub_.Input(rows, x_, w.norm2, y_);
-      n.Linear(w.cross_attn.q, rows, in, w.cross_attn.q_bias, q_, false);
+      sub.Close(a.out, a.out_bias, rows, context_, a.v_format, x_, w.norm1, res, scratch_);
+      const AttentionWeights<Sub>& c = w.cross_attn;
+      in = sub.Input(rows, x_, w.norm2, res, c.input, y_, scratch_);
+      sub.Project(c.q, c.q_bias, rows, in, c.input, c.q_format, q_, scratch_);
       CrossAttention(l, blocks, num_blocks, l == layers_ - 1);
-      n.Linear(w.cross_attn.out, rows, context_, w.cross_attn.out_bias, out_, false);
-      sub_.Residual(rows, x_, out_, w.norm2);
+      sub.Close(c.out, c.out_bias, rows, context_, c.v_format, x_, w.norm2, res, scratch_);
     }
     ProfileScope profile(ProfileStage::kFeedForward);
-    const float* in = sub_.Input(rows, x_, w.norm3, y_);
-    sub_.FeedForward(rows, w.ffn, in, hidden_, out_);
-    sub_.Residual(rows, x_, out_, w.norm3);
+    const Act* in = sub.Input(rows, x_, w.norm3, res, w.ffn.input, y_, scratch_);
+    sub.FeedForwardBlock(rows, w.ffn, in, hidden_, x_, w.norm3, res, scratch_);
   }
   ProfileScope profile(ProfileStage::kOutputProjection);
-  const float* top = x_;
-  if (pre_norm_) {
-    sub_.Norm(rows, x_, final_norm_, y_);
-    top = y_;
-  }
-  n.Linear(generator_, rows, top, generator_bias_, logits_, false);
-  for (int32_t r = 0; r < rows; ++r) {
-    const int64_t offset = static_cast<int64_t>(r) * vocab_size_;
-    n.LogSoftmax(vocab_size_, logits_ + offset, log_probs_ + offset, log_probs_ + offset);
-  }
+  const Act* top =
+      sub.Output(rows, x_, pre_norm_ ? &final_norm_ : nullptr, res, output_format_, y_, scratch_);
+  sub.Generate(generator_, generator_bias_, rows, top, output_format_, scratch_, log_probs_,
+               log_probs_q16_);
   for (int32_t b = 0; b < num_blocks; ++b) {
     for (int32_t i = 0; i < blocks[b].rows; ++i) last_index_[blocks[b].row_begin + i] = i;
   }
 }
+
+template class TransformerDecoder<TransformerSublayers>;
+template class TransformerDecoder<IntegerTransformerSublayers>;
 
 }  // namespace edgenmt

@@ -1,5 +1,6 @@
-// The Transformer encoder-decoder (docs/MODEL.md "Transformer") behind SequenceDecoder, for the
-// float schemes (float32, int8 hybrid).
+// The Transformer encoder-decoder (docs/MODEL.md "Transformer") behind SequenceDecoder, written
+// once over the scheme's sublayer arithmetic `Sub`: TransformerSublayers (float32, int8
+// hybrid) or IntegerTransformerSublayers (int8-full: int8 caches, Q15.16 log-probs).
 //
 // Caches, all in the persistent arena and sized exactly at Prepare:
 //   * cross-attention keys and values: per slot (source) and decoder layer [max_src_len, d],
@@ -24,15 +25,16 @@
 #include "edgenmt/model.h"
 #include "error_detail.h"
 #include "kernels/kernel_table.h"
-#include "numerics/float_numerics.h"
 #include "transformer/transformer_encoder.h"
-#include "transformer/transformer_sublayers.h"
 #include "transformer/transformer_weights.h"
 
 namespace edgenmt {
 
+template <typename Sub>
 class TransformerDecoder final : public SequenceDecoder {
  public:
+  using Act = typename Sub::Act;
+
   // `kernels` must outlive the decoder. kLimitExceeded when limits.max_tgt_len exceeds the
   // model's target positions (config.transformer.max_tgt_len).
   Status Prepare(const Model& model, const KernelTable* kernels, const DecoderLimits& limits,
@@ -47,6 +49,9 @@ class TransformerDecoder final : public SequenceDecoder {
   void StepBlocks(const int32_t* prev_tokens, const RowBlock* blocks, int32_t num_blocks) override;
   int32_t attention_row_stride() const override { return max_src_len_; }
   float* log_probs() override { return log_probs_; }
+  int32_t* log_probs_q16() override { return log_probs_q16_; }
+  // Calibration (int8-full): see IntegerTransformerSublayers::set_observer.
+  void set_observer(int32_t* max_abs_q20) { sub_.set_observer(max_abs_q20); }
   const float* attention() const override { return attention_; }
   int32_t rows() const override { return rows_; }
   int32_t src_len() const override { return src_len_; }
@@ -64,9 +69,12 @@ class TransformerDecoder final : public SequenceDecoder {
   void SelfAttention(int32_t layer, const RowBlock* blocks, int32_t num_blocks);
   void CrossAttention(int32_t layer, const RowBlock* blocks, int32_t num_blocks, bool last);
 
-  FloatNumerics numerics_;
-  TransformerSublayers sub_;
-  TransformerEncoder encoder_;
+  using Stream = typename Sub::Stream;
+  using Acc = typename Sub::Acc;
+  using Param = typename Sub::Param;
+
+  Sub sub_;
+  TransformerEncoder<Sub> encoder_;
   int32_t layers_ = 0;
   int32_t d_ = 0;
   int32_t vocab_size_ = 0;
@@ -78,42 +86,43 @@ class TransformerDecoder final : public SequenceDecoder {
   int32_t eos_id_ = 0;
   bool pre_norm_ = true;
 
-  FloatNumerics::Matrix embedding_;  // tgt_embed.weight [V, d]
-  const float* positions_ = nullptr;  // tgt_pos [max_tgt_len (model), d]
+  typename Sub::Matrix embedding_;  // tgt_embed.weight [V, d]
+  const Param* positions_ = nullptr;  // tgt_pos [max_tgt_len (model), d]
   // Per layer, in the persistent arena (the session object stays small for RNN models too);
   // a measuring or too small arena binds each layer into measuring_layer_ instead, so the same
   // checks run.
-  DecoderLayerWeights* layer_ = nullptr;
-  DecoderLayerWeights measuring_layer_;
-  LayerNormWeights final_norm_;      // pre-norm only
-  FloatNumerics::Matrix generator_;  // generator.weight, or tgt_embed.weight when tied
-  const float* generator_bias_ = nullptr;
+  DecoderLayerWeights<Sub>* layer_ = nullptr;
+  DecoderLayerWeights<Sub> measuring_layer_;
+  LayerNormWeights<Sub> final_norm_;  // pre-norm only
+  typename Sub::Matrix generator_;    // generator.weight, or tgt_embed.weight when tied
+  const Param* generator_bias_ = nullptr;
+  ActivationFormat residual_format_;
+  ActivationFormat output_format_;
 
   // Persistent.
-  float* cross_keys_ = nullptr;    // [slots, layers, max_src_len, d]
-  float* cross_values_ = nullptr;  // same
-  float* self_keys_ = nullptr;     // [slots, layers, max_tgt_len, beam, d]
-  float* self_values_ = nullptr;   // same
+  Act* cross_keys_ = nullptr;    // [slots, layers, max_src_len, d]
+  Act* cross_values_ = nullptr;  // same
+  Act* self_keys_ = nullptr;     // [slots, layers, max_tgt_len, beam, d]
+  Act* self_values_ = nullptr;   // same
   int32_t* from_ = nullptr;        // [slots, max_tgt_len, beam]
   int32_t* slot_src_len_ = nullptr;  // [slots]
   int32_t* last_index_ = nullptr;  // [max_rows]: beam index of the row's latest position
   int32_t* gather_ = nullptr;      // [max_rows] Reorder scratch
   // Step scratch.
-  float* x_ = nullptr;        // [rows, d] residual stream
-  float* y_ = nullptr;        // [rows, d]
-  float* q_ = nullptr;        // [rows, d]
-  float* k_ = nullptr;        // [rows, d]
-  float* v_ = nullptr;        // [rows, d]
-  float* context_ = nullptr;  // [rows, d]
-  float* out_ = nullptr;      // [rows, d]
-  float* hidden_ = nullptr;   // [rows, ffn]
-  float* logits_ = nullptr;   // [rows, V]
+  Stream* x_ = nullptr;       // [rows, d] residual stream
+  Act* y_ = nullptr;          // [rows, d]
+  Act* q_ = nullptr;          // [rows, d]
+  Act* k_ = nullptr;          // [rows, d]
+  Act* v_ = nullptr;          // [rows, d]
+  Act* context_ = nullptr;    // [rows, d]
+  Act* hidden_ = nullptr;     // [rows, ffn]
+  Acc* scratch_ = nullptr;    // [rows, max(d, ffn, V)]: products' outputs, logits
   float* log_probs_ = nullptr;  // [rows, V]
+  int32_t* log_probs_q16_ = nullptr;  // [rows, V], int8-full only
   float* attention_ = nullptr;  // [rows, max_src_len]
-  float* scores_ = nullptr;     // [2 max(max_src_len, max_tgt_len)]
-  const float** key_rows_ = nullptr;    // [max(max_src_len, max_tgt_len)]
-  const float** value_rows_ = nullptr;  // same
-  const float** position_rows_ = nullptr;  // [rows]
+  const Act** key_rows_ = nullptr;    // [max(max_src_len, max_tgt_len)]
+  const Act** value_rows_ = nullptr;  // same
+  const Param** position_rows_ = nullptr;  // [rows]
 
   int32_t rows_ = 0;
   int32_t step_ = 0;

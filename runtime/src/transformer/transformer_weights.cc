@@ -1,6 +1,7 @@
 #include "transformer/transformer_weights.h"
 
-#include "numerics/float_tensors.h"
+#include "transformer/integer_transformer_sublayers.h"
+#include "transformer/transformer_sublayers.h"
 
 namespace edgenmt {
 namespace {
@@ -12,58 +13,90 @@ NameBuilder AttentionName(const char* prefix, int32_t layer, const char* block,
 }
 
 // Not inlined: each binder's frame holds one name, not all of them (Init's stack budget).
-__attribute__((noinline)) Status BindProjection(const FloatNumerics& n, const Model& model,
+template <typename Sub>
+__attribute__((noinline)) Status BindProjection(const Sub& sub, const Model& model,
                                                 const char* prefix, int32_t layer,
                                                 const char* block, const char* projection,
                                                 int32_t d, Arena* arena,
-                                                FloatNumerics::Matrix* w, const float** bias,
+                                                typename Sub::Matrix* w,
+                                                const typename Sub::Param** bias,
                                                 ErrorDetail* detail) {
-  EDGENMT_RETURN_IF_ERROR(n.BindMatrix(
+  EDGENMT_RETURN_IF_ERROR(sub.BindMatrix(
       model, AttentionName(prefix, layer, block, projection, ".weight").c_str(), d, d, arena, w,
       detail));
-  return n.BindBias(model, AttentionName(prefix, layer, block, projection, ".bias").c_str(), d,
-                    bias, detail);
+  return sub.BindVector(model, AttentionName(prefix, layer, block, projection, ".bias").c_str(),
+                        d, bias, detail);
+}
+
+template <typename Sub>
+__attribute__((noinline)) Status BindFormat(const Sub& sub, const Model& model,
+                                            const char* prefix, int32_t layer, const char* block,
+                                            const char* what, ActivationFormat* out,
+                                            ErrorDetail* detail) {
+  return sub.BindFormat(model, NameBuilder(prefix, layer, block, what).c_str(), out, detail);
 }
 
 }  // namespace
 
-Status BindAttention(const FloatNumerics& n, const Model& model, const char* prefix,
-                     int32_t layer, const char* block, int32_t d, Arena* arena,
-                     AttentionWeights* out, ErrorDetail* detail) {
-  EDGENMT_RETURN_IF_ERROR(BindProjection(n, model, prefix, layer, block, "q_proj", d, arena,
+template <typename Sub>
+Status BindAttention(const Sub& sub, const Model& model, const char* prefix, int32_t layer,
+                     const char* block, int32_t d, Arena* arena, AttentionWeights<Sub>* out,
+                     ErrorDetail* detail) {
+  EDGENMT_RETURN_IF_ERROR(BindProjection(sub, model, prefix, layer, block, "q_proj", d, arena,
                                          &out->q, &out->q_bias, detail));
-  EDGENMT_RETURN_IF_ERROR(BindProjection(n, model, prefix, layer, block, "k_proj", d, arena,
+  EDGENMT_RETURN_IF_ERROR(BindProjection(sub, model, prefix, layer, block, "k_proj", d, arena,
                                          &out->k, &out->k_bias, detail));
-  EDGENMT_RETURN_IF_ERROR(BindProjection(n, model, prefix, layer, block, "v_proj", d, arena,
+  EDGENMT_RETURN_IF_ERROR(BindProjection(sub, model, prefix, layer, block, "v_proj", d, arena,
                                          &out->v, &out->v_bias, detail));
-  return BindProjection(n, model, prefix, layer, block, "out_proj", d, arena, &out->out,
-                        &out->out_bias, detail);
+  EDGENMT_RETURN_IF_ERROR(BindProjection(sub, model, prefix, layer, block, "out_proj", d, arena,
+                                         &out->out, &out->out_bias, detail));
+  EDGENMT_RETURN_IF_ERROR(BindFormat(sub, model, prefix, layer, block, ".input", &out->input, detail));
+  EDGENMT_RETURN_IF_ERROR(BindFormat(sub, model, prefix, layer, block, ".q", &out->q_format, detail));
+  EDGENMT_RETURN_IF_ERROR(BindFormat(sub, model, prefix, layer, block, ".k", &out->k_format, detail));
+  return BindFormat(sub, model, prefix, layer, block, ".v", &out->v_format, detail);
 }
 
-Status BindFeedForward(const FloatNumerics& n, const Model& model, const char* prefix,
-                       int32_t layer, int32_t d, int32_t ffn, Arena* arena,
-                       FeedForwardWeights* out, ErrorDetail* detail) {
-  EDGENMT_RETURN_IF_ERROR(n.BindMatrix(model, NameBuilder(prefix, layer, ".linear1.weight").c_str(),
-                                       ffn, d, arena, &out->linear1, detail));
-  EDGENMT_RETURN_IF_ERROR(n.BindBias(model, NameBuilder(prefix, layer, ".linear1.bias").c_str(),
-                                     ffn, &out->bias1, detail));
-  EDGENMT_RETURN_IF_ERROR(n.BindMatrix(model, NameBuilder(prefix, layer, ".linear2.weight").c_str(),
-                                       d, ffn, arena, &out->linear2, detail));
-  return n.BindBias(model, NameBuilder(prefix, layer, ".linear2.bias").c_str(), d, &out->bias2,
-                    detail);
+template <typename Sub>
+Status BindFeedForward(const Sub& sub, const Model& model, const char* prefix, int32_t layer,
+                       int32_t d, int32_t ffn, Arena* arena, FeedForwardWeights<Sub>* out,
+                       ErrorDetail* detail) {
+  EDGENMT_RETURN_IF_ERROR(sub.BindMatrix(model, NameBuilder(prefix, layer, ".linear1.weight").c_str(),
+                                         ffn, d, arena, &out->linear1, detail));
+  EDGENMT_RETURN_IF_ERROR(sub.BindVector(model, NameBuilder(prefix, layer, ".linear1.bias").c_str(),
+                                         ffn, &out->bias1, detail));
+  EDGENMT_RETURN_IF_ERROR(sub.BindMatrix(model, NameBuilder(prefix, layer, ".linear2.weight").c_str(),
+                                         d, ffn, arena, &out->linear2, detail));
+  EDGENMT_RETURN_IF_ERROR(sub.BindVector(model, NameBuilder(prefix, layer, ".linear2.bias").c_str(),
+                                         d, &out->bias2, detail));
+  EDGENMT_RETURN_IF_ERROR(BindFormat(sub, model, prefix, layer, ".ffn", ".input", &out->input, detail));
+  return BindFormat(sub, model, prefix, layer, ".ffn", ".hidden", &out->hidden, detail);
 }
 
-Status BindLayerNorm(const Model& model, const char* prefix, int32_t layer, const char* norm,
-                     int32_t d, LayerNormWeights* out, ErrorDetail* detail) {
+template <typename Sub>
+Status BindLayerNorm(const Sub& sub, const Model& model, const char* prefix, int32_t layer,
+                     const char* norm, int32_t d, LayerNormWeights<Sub>* out, ErrorDetail* detail) {
   if (layer < 0) {
-    EDGENMT_RETURN_IF_ERROR(BindVectorF32(model, NameBuilder(norm, ".weight").c_str(), d,
-                                          &out->gain, detail));
-    return BindVectorF32(model, NameBuilder(norm, ".bias").c_str(), d, &out->shift, detail);
+    EDGENMT_RETURN_IF_ERROR(
+        sub.BindVector(model, NameBuilder(norm, ".weight").c_str(), d, &out->gain, detail));
+    return sub.BindVector(model, NameBuilder(norm, ".bias").c_str(), d, &out->shift, detail);
   }
-  EDGENMT_RETURN_IF_ERROR(BindVectorF32(model, NameBuilder(prefix, layer, ".", norm, ".weight").c_str(),
-                                        d, &out->gain, detail));
-  return BindVectorF32(model, NameBuilder(prefix, layer, ".", norm, ".bias").c_str(), d,
-                       &out->shift, detail);
+  EDGENMT_RETURN_IF_ERROR(sub.BindVector(
+      model, NameBuilder(prefix, layer, ".", norm, ".weight").c_str(), d, &out->gain, detail));
+  return sub.BindVector(model, NameBuilder(prefix, layer, ".", norm, ".bias").c_str(), d,
+                        &out->shift, detail);
 }
+
+#define EDGENMT_INSTANTIATE_TRANSFORMER_BINDERS(Sub)                                             \
+  template Status BindAttention<Sub>(const Sub&, const Model&, const char*, int32_t,           \
+                                     const char*, int32_t, Arena*, AttentionWeights<Sub>*,      \
+                                     ErrorDetail*);                                             \
+  template Status BindFeedForward<Sub>(const Sub&, const Model&, const char*, int32_t,         \
+                                       int32_t, int32_t, Arena*, FeedForwardWeights<Sub>*,      \
+                                       ErrorDetail*);                                           \
+  template Status BindLayerNorm<Sub>(const Sub&, const Model&, const char*, int32_t,           \
+                                     const char*, int32_t, LayerNormWeights<Sub>*, ErrorDetail*);
+EDGENMT_INSTANTIATE_TRANSFORMER_BINDERS(TransformerSublayers)
+EDGENMT_INSTANTIATE_TRANSFORMER_BINDERS(IntegerTransformerSublayers)
+#undef EDGENMT_INSTANTIATE_TRANSFORMER_BINDERS
 
 }  // namespace edgenmt

@@ -1,6 +1,9 @@
 // The Transformer's weights (docs/MODEL.md "Transformer"), bound by name at Prepare: pointers
-// into the model buffer (float32 or the hybrid scheme's int8 matrices), never copied. Layer
-// norms and position tables are float32 in both schemes.
+// into the model buffer, never copied. `Sub` is the scheme's sublayer arithmetic
+// (transformer_sublayers.h for float32 and int8 hybrid, integer_transformer_sublayers.h for
+// int8-full): it names the matrix type, the element type of biases, norms and positions
+// (float, or Q11.20 integers), and binds each kind of tensor and the calibrated activation
+// formats (docs/INT8.md "int8-full Transformer"; unused by the float schemes).
 #ifndef EDGENMT_TRANSFORMER_TRANSFORMER_WEIGHTS_H_
 #define EDGENMT_TRANSFORMER_TRANSFORMER_WEIGHTS_H_
 
@@ -9,63 +12,80 @@
 #include "edgenmt/arena.h"
 #include "edgenmt/model.h"
 #include "error_detail.h"
-#include "numerics/float_numerics.h"
 
 namespace edgenmt {
 
 // Layers per stack this build sizes its tables for (a file with more is refused at Init).
 constexpr int32_t kMaxTransformerLayers = 8;
 
+// A calibrated activation format: int_bits as stored (tensor_layout.h ExpectedActivations())
+// and the activation's index there (the calibration observer's slot; -1 when unbound).
+struct ActivationFormat {
+  int32_t int_bits = 0;
+  int32_t index = -1;
+};
+
+template <typename Sub>
 struct LayerNormWeights {
-  const float* gain = nullptr;   // [d]
-  const float* shift = nullptr;  // [d]
+  const typename Sub::Param* gain = nullptr;   // [d]
+  const typename Sub::Param* shift = nullptr;  // [d]
 };
 
-// One multi-head attention block: y = x W^T + b for q, k, v and the output projection.
+// One multi-head attention block: y = x W^T + b for q, k, v and the output projection, and
+// the formats of its int8 input and projections.
+template <typename Sub>
 struct AttentionWeights {
-  FloatNumerics::Matrix q, k, v, out;  // [d, d] each
-  const float* q_bias = nullptr;
-  const float* k_bias = nullptr;
-  const float* v_bias = nullptr;
-  const float* out_bias = nullptr;
+  typename Sub::Matrix q, k, v, out;  // [d, d] each
+  const typename Sub::Param* q_bias = nullptr;
+  const typename Sub::Param* k_bias = nullptr;
+  const typename Sub::Param* v_bias = nullptr;
+  const typename Sub::Param* out_bias = nullptr;
+  ActivationFormat input, q_format, k_format, v_format;
 };
 
+template <typename Sub>
 struct FeedForwardWeights {
-  FloatNumerics::Matrix linear1;  // [ffn, d]
-  FloatNumerics::Matrix linear2;  // [d, ffn]
-  const float* bias1 = nullptr;
-  const float* bias2 = nullptr;
+  typename Sub::Matrix linear1;  // [ffn, d]
+  typename Sub::Matrix linear2;  // [d, ffn]
+  const typename Sub::Param* bias1 = nullptr;
+  const typename Sub::Param* bias2 = nullptr;
+  ActivationFormat input, hidden;
 };
 
 // norm1 guards self-attention, norm2 the feed-forward block.
+template <typename Sub>
 struct EncoderLayerWeights {
-  AttentionWeights self_attn;
-  LayerNormWeights norm1;
-  FeedForwardWeights ffn;
-  LayerNormWeights norm2;
+  AttentionWeights<Sub> self_attn;
+  LayerNormWeights<Sub> norm1;
+  FeedForwardWeights<Sub> ffn;
+  LayerNormWeights<Sub> norm2;
 };
 
 // norm1 guards self-attention, norm2 cross-attention, norm3 the feed-forward block.
+template <typename Sub>
 struct DecoderLayerWeights {
-  AttentionWeights self_attn;
-  LayerNormWeights norm1;
-  AttentionWeights cross_attn;
-  LayerNormWeights norm2;
-  FeedForwardWeights ffn;
-  LayerNormWeights norm3;
+  AttentionWeights<Sub> self_attn;
+  LayerNormWeights<Sub> norm1;
+  AttentionWeights<Sub> cross_attn;
+  LayerNormWeights<Sub> norm2;
+  FeedForwardWeights<Sub> ffn;
+  LayerNormWeights<Sub> norm3;
 };
 
 // Binders: `prefix` + `layer` name the block ("encoder.", 0 -> "encoder.0.self_attn..."). Each
-// checks dtype and exact shape and fails with the tensor's name.
-Status BindAttention(const FloatNumerics& n, const Model& model, const char* prefix,
-                     int32_t layer, const char* block, int32_t d, Arena* arena,
-                     AttentionWeights* out, ErrorDetail* detail);
-Status BindFeedForward(const FloatNumerics& n, const Model& model, const char* prefix,
-                       int32_t layer, int32_t d, int32_t ffn, Arena* arena,
-                       FeedForwardWeights* out, ErrorDetail* detail);
+// checks storage and exact shape and fails with the tensor's name.
+template <typename Sub>
+Status BindAttention(const Sub& sub, const Model& model, const char* prefix, int32_t layer,
+                     const char* block, int32_t d, Arena* arena, AttentionWeights<Sub>* out,
+                     ErrorDetail* detail);
+template <typename Sub>
+Status BindFeedForward(const Sub& sub, const Model& model, const char* prefix, int32_t layer,
+                       int32_t d, int32_t ffn, Arena* arena, FeedForwardWeights<Sub>* out,
+                       ErrorDetail* detail);
 // layer < 0: a stack's final norm named `norm` alone ("encoder_norm").
-Status BindLayerNorm(const Model& model, const char* prefix, int32_t layer, const char* norm,
-                     int32_t d, LayerNormWeights* out, ErrorDetail* detail);
+template <typename Sub>
+Status BindLayerNorm(const Sub& sub, const Model& model, const char* prefix, int32_t layer,
+                     const char* norm, int32_t d, LayerNormWeights<Sub>* out, ErrorDetail* detail);
 
 }  // namespace edgenmt
 

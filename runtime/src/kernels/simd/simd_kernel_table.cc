@@ -47,6 +47,14 @@ struct ReferenceForTheRest {
   EDGENMT_PROVIDE_REFERENCE_KERNEL(local_p_gaussian_s16);
   EDGENMT_PROVIDE_REFERENCE_KERNEL(score_window_s16);
   EDGENMT_PROVIDE_REFERENCE_KERNEL(context_s16_s8);
+  // The int8-full Transformer's operations: portable at every level so far (docs/BACKENDS.md).
+  EDGENMT_PROVIDE_REFERENCE_KERNEL(embedding_lookup_s8_s32);
+  EDGENMT_PROVIDE_REFERENCE_KERNEL(layer_norm_s32);
+  EDGENMT_PROVIDE_REFERENCE_KERNEL(requantize_s32_s8);
+  EDGENMT_PROVIDE_REFERENCE_KERNEL(gelu_s32_s8);
+  EDGENMT_PROVIDE_REFERENCE_KERNEL(residual_add_s32_s16);
+  EDGENMT_PROVIDE_REFERENCE_KERNEL(attention_scores_s8);
+  EDGENMT_PROVIDE_REFERENCE_KERNEL(attention_context_s8);
 };
 
 // A level's spec: the products (the portable drivers over the level's dot-product cores, k*
