@@ -3,7 +3,7 @@
 #   make build    configure + build build/host (CMake preset "host")
 #   make install  install into PREFIX (default build/install): see README "Installing"
 #   make models   convert models/g2p-en and models/g2p-en-mcu -> build/models/<name>.{f32,int8,int8-full}.enmt,
-#                 and the Transformer models/g2p-en-transformer -> build/models/g2p-en-transformer.{f32,int8}.enmt
+#                 and the Transformer models/g2p-en-transformer -> build/models/g2p-en-transformer.{f32,int8,int8-full}.enmt
 #   make demo     install only the demo's packages (scripts/install-deps.sh demo), build the CLI
 #                 and the converter (preset "demo": build/host without the tests), convert the
 #                 int8 model and translate a few words with the default (SIMD) backend, timed
@@ -46,8 +46,7 @@ CLI := $(BUILD_DIR)/edgenmt
 CHECKPOINT := models/g2p-en
 # The microcontroller model (models/g2p-en-mcu/README.md): converted beside the shipped one.
 MCU_CHECKPOINT := models/g2p-en-mcu
-# The Transformer (models/g2p-en-transformer/README.md; float32 and int8: int8-full is not built
-# for Transformers yet).
+# The Transformer (models/g2p-en-transformer/README.md), in all three schemes.
 TRANSFORMER_CHECKPOINT := models/g2p-en-transformer
 MODEL := build/models/g2p-en.f32.enmt
 MODEL_INT8 := build/models/g2p-en.int8.enmt
@@ -106,10 +105,11 @@ models: build
 	    --dtype $$dtype --calibration data/g2p/dev.tsv; \
 	done
 	if [[ -f $(TRANSFORMER_CHECKPOINT)/metrics.json ]]; then \
-	  for dtype in float32 int8; do \
+	  for dtype in float32 int8 int8-full; do \
 	    name=$$dtype; [[ $$dtype == float32 ]] && name=f32; \
 	    $(CONVERT) --checkpoint $(TRANSFORMER_CHECKPOINT) \
-	      --out build/models/g2p-en-transformer.$$name.enmt --dtype $$dtype; \
+	      --out build/models/g2p-en-transformer.$$name.enmt --dtype $$dtype \
+	      --calibration data/g2p/dev.tsv; \
 	  done; \
 	fi
 

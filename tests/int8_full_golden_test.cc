@@ -1,5 +1,5 @@
 // int8-full against float32 on every small golden model (each attention type and score,
-// concat and bahdanau included): both converted by the converter (int8-full calibrated on the
+// concat and bahdanau included, and both Transformers): both converted by the converter (int8-full calibrated on the
 // dev split), the float32 model's greedy outputs for the first test words are scored
 // teacher-forced by both, and the per-step log-prob error stays within the bounds below (the
 // measured errors are a mean of 0.004-0.012 and a max below 0.15 per model on 300 words); where
@@ -38,14 +38,21 @@ struct Session {
   Translator translator;
 };
 
+// Output tokens: 40, or fewer than a Transformer's positions (scoring also reads </s>'s step).
+int32_t MaxLen(const converter::Checkpoint& ckpt) {
+  const bool transformer = ckpt.config.model_type == ModelType::kTransformer;
+  const int32_t positions = ckpt.config.transformer.max_tgt_len;
+  return transformer && positions <= 40 ? positions - 1 : 40;
+}
+
 void Open(const converter::Checkpoint& ckpt, QuantScheme scheme, Session* s) {
-  const converter::ConvertOptions options = testing::CalibratedOptions(scheme, 40, 200);
+  const converter::ConvertOptions options = testing::CalibratedOptions(scheme, MaxLen(ckpt), 200);
   std::vector<uint8_t> bytes;
   converter::ConvertCheckpoint(ckpt, options, &bytes);
   s->file = std::make_unique<testing::AlignedBuffer>(bytes);
   ASSERT_EQ(s->model.Load(s->file->data(), s->file->size()), Status::kOk) << s->model.error_detail();
   SessionLimits limits;
-  limits.max_tgt_len = 41;
+  limits.max_tgt_len = MaxLen(ckpt) + 1;
   limits.attention = s->model.config().attention != AttentionType::kNone;
   size_t need = 0;
   ASSERT_EQ(RequiredArenaBytes(s->model, limits, &need), Status::kOk);
@@ -73,7 +80,7 @@ TEST_P(Int8FullGoldenTest, TeacherForcedLogProbsStayCloseToFloat32) {
   ASSERT_NO_FATAL_FAILURE(Open(ckpt, QuantScheme::kFloat32, &f32));
   ASSERT_NO_FATAL_FAILURE(Open(ckpt, QuantScheme::kInt8Full, &full));
   TranslateOptions greedy;
-  greedy.max_len = 40;
+  greedy.max_len = MaxLen(ckpt);
   const bool attention = f32.model.config().attention != AttentionType::kNone;
   TranslateOptions with_attention = greedy;
   with_attention.return_attention = attention;
@@ -130,10 +137,7 @@ std::vector<std::string> GoldenModels() {
   std::vector<std::string> names;
   for (const auto& entry :
        std::filesystem::directory_iterator(std::string(EDGENMT_TEST_DATA_DIR) + "/golden")) {
-    // int8-full Transformers are not implemented yet (the converter refuses them by name:
-    // tests/unusual_weights_test.cc).
-    if (std::filesystem::exists(entry.path() / "model.safetensors") &&
-        entry.path().filename().string().rfind("transformer", 0) != 0) {
+    if (std::filesystem::exists(entry.path() / "model.safetensors")) {
       names.push_back(entry.path().filename().string());
     }
   }

@@ -106,9 +106,9 @@ TEST(ProfilerTest, StageNames) {
 }
 
 TEST(ProfilerTest, KernelOperationListing) {
-  // 11 float/hybrid (3 of them the Transformer's) + 14 int8-full + 2 optional (weights packed
-  // at Init: xnnpack, and auto where XNNPACK is built).
-  ASSERT_EQ(KernelOperationCount(), 27);
+  // 11 float/hybrid (3 of them the Transformer's) + 14 int8-full + 7 int8-full Transformer +
+  // 2 optional (weights packed at Init: xnnpack, and auto where XNNPACK is built).
+  ASSERT_EQ(KernelOperationCount(), 34);
   const bool xnnpack = KernelBackendAvailable(KernelBackend::kXnnpack);
   for (int32_t i = 0; i < KernelOperationCount(); ++i) {
     ASSERT_NE(KernelOperationName(i), nullptr);

@@ -1,7 +1,7 @@
 // The Transformer model type end to end, beyond the golden comparisons (golden_f32_test,
 // translate_batch_test): the loader's checks on a Transformer file (config, decoding limit,
-// tensors), the session's limits (target positions), the exact arena, the converter's refusal
-// of int8-full by name, and the has_attention() / alignments path.
+// tensors), the session's limits (target positions), the exact arena, int8-full (conversion,
+// decoding, the loader's format checks), and the has_attention() / alignments path.
 #include <string.h>
 
 #include <functional>
@@ -13,7 +13,9 @@
 #include "checkpoint.h"
 #include "convert.h"
 #include "convert_error.h"
+#include "edgenmt/tensor_layout.h"
 #include "edgenmt/translator.h"
+#include "model_writer.h"
 #include "runtime_test_util.h"
 
 namespace edgenmt {
@@ -137,23 +139,74 @@ TEST(TransformerModel, SessionLimitsAndExactArena) {
   EXPECT_NE(translator.Translate(long_word.c_str(), long_word.size(), options, &result), Status::kOk);
 }
 
-TEST(TransformerModel, Int8FullIsRefusedByName) {
-  converter::ConvertOptions options;
-  options.scheme = QuantScheme::kInt8Full;
-  try {
-    converter::MakeModelFileContents(TransformerCheckpoint(), options);
-    FAIL() << "int8-full Transformer converted";
-  } catch (const converter::ConvertError& e) {
-    EXPECT_NE(std::string(e.what()).find("Transformer"), std::string::npos) << e.what();
+TEST(TransformerModel, Int8FullConvertsAndTranslates) {
+  const converter::ConvertOptions options = testing::CalibratedOptions(QuantScheme::kInt8Full, 20, 50);
+  std::vector<uint8_t> bytes;
+  converter::ConvertCheckpoint(TransformerCheckpoint(), options, &bytes);
+  testing::AlignedBuffer buffer(bytes);
+  Model model;
+  ASSERT_EQ(model.Load(buffer.data(), buffer.size()), Status::kOk) << model.error_detail();
+  int32_t bits = 99;
+  EXPECT_EQ(model.FindActivationFormat("decoder.residual", &bits), Status::kOk);
+  EXPECT_GE(bits, 0);
+  EXPECT_LE(bits, 10);
+  EXPECT_EQ(model.FindActivationFormat("encoder.0.self_attn.q", &bits), Status::kOk);
+  SessionLimits limits;
+  limits.max_tgt_len = 20;
+  limits.max_beam = 3;
+  limits.max_nbest = 3;
+  limits.attention = true;
+  size_t need = 0;
+  ASSERT_EQ(RequiredArenaBytes(model, limits, &need), Status::kOk);
+  testing::AlignedArena arena(need);
+  Translator translator;
+  ASSERT_EQ(translator.Init(&model, arena.data(), need, limits), Status::kOk)
+      << translator.error_detail();
+  for (int32_t beam : {1, 3}) {
+    TranslateOptions o;
+    o.beam = beam;
+    o.max_len = 20;
+    o.return_attention = true;
+    TranslationResult result;
+    ASSERT_EQ(translator.Translate("hello", 5, o, &result), Status::kOk) << translator.error_detail();
+    const Hypothesis& best = result.hypotheses[0];
+    EXPECT_TRUE(best.score <= 0.0f) << best.score;
+    ASSERT_NE(best.attention, nullptr);
+    // Each row: Q0.15 softmax weights averaged over heads, summing to 1 within rounding.
+    for (int32_t t = 0; t < best.attention_steps; ++t) {
+      float sum = 0.0f;
+      for (int32_t s = 0; s < 5; ++s) sum += best.attention[t * 5 + s];
+      EXPECT_NEAR(sum, 1.0f, 2e-3f) << "beam " << beam << " step " << t;
+    }
   }
-  // A hand-made int8-full Transformer file loads (it is well formed) but no session starts.
-  auto loaded = Build([](ModelFileContents& c) { c.config.scheme = QuantScheme::kInt8Full; },
-                      QuantScheme::kInt8Hybrid);
-  if (loaded->status == Status::kOk) {
+}
+
+TEST(TransformerModel, Int8FullFileChecks) {
+  // A hybrid file relabelled int8-full (float norms, no requantization constants): it loads
+  // (well formed) but no session starts.
+  auto hybrid_norms = Build([](ModelFileContents& c) {
+    c.config.scheme = QuantScheme::kInt8Full;
+    ForEachExpectedActivation(c.config, [&](const ExpectedTensor& a) {
+      c.activations.push_back(converter::ActivationFormatRecord{a.name, 3});
+      return true;
+    });
+  }, QuantScheme::kInt8Hybrid);
+  if (hybrid_norms->status == Status::kOk) {
     size_t bytes = 0;
     SessionLimits limits;
-    EXPECT_EQ(RequiredArenaBytes(loaded->model, limits, &bytes), Status::kUnsupported);
+    char why[160] = "";
+    EXPECT_NE(RequiredArenaBytes(hybrid_norms->model, limits, &bytes, why, sizeof why), Status::kOk);
   }
+  // A missing format and one out of range are refused at Load.
+  auto missing = Build([](ModelFileContents& c) { c.activations.pop_back(); },
+                       QuantScheme::kInt8Full);
+  EXPECT_EQ(missing->status, Status::kModelTensorMissing) << missing->model.error_detail();
+  auto wide = Build([](ModelFileContents& c) { c.activations[0].int_bits = 11; },
+                    QuantScheme::kInt8Full);
+  EXPECT_EQ(wide->status, Status::kModelTensorInvalid) << wide->model.error_detail();
+  auto narrow = Build([](ModelFileContents& c) { c.activations[1].int_bits = -9; },
+                      QuantScheme::kInt8Full);
+  EXPECT_EQ(narrow->status, Status::kModelTensorInvalid) << narrow->model.error_detail();
 }
 
 }  // namespace

@@ -1,0 +1,241 @@
+// The int8-full Transformer's kernels (kernels/kernels_s8.h, docs/INT8.md "int8-full
+// Transformer"): the reference against real arithmetic in double (layer norm, GELU, the
+// embedding's scale) or its exact integer definition (requantization, residual add, attention
+// products), on random and edge inputs from fixed seeds; then every backend table that names
+// the operations bit-exact with the reference. The GELU table's entries against std::erf.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <random>
+#include <vector>
+
+#include "edgenmt/fixed_point_transformer.h"
+#include "kernels/kernel_table.h"
+#include "kernels/kernels_s8.h"
+#include "kernels/simd/simd_level.h"
+
+namespace edgenmt {
+namespace {
+
+// z[i] = (x[i] - mean) / sqrt(var + eps) in real units, eps as the integer kernel can hold it
+// at this fraction (LayerNormEpsRaw; 1e-5 from 8 bits on).
+std::vector<double> LayerNormExact(const std::vector<int32_t>& x, int32_t frac) {
+  const double eps = std::ldexp(static_cast<double>(fxp::LayerNormEpsRaw(frac)), -2 * frac);
+  double mean = 0, var = 0;
+  for (int32_t v : x) mean += std::ldexp(v, -frac);
+  mean /= static_cast<double>(x.size());
+  for (int32_t v : x) var += (std::ldexp(v, -frac) - mean) * (std::ldexp(v, -frac) - mean);
+  var /= static_cast<double>(x.size());
+  // The kernel's variance is at least one unit of its input squared.
+  const double variance = std::max(var + eps, std::ldexp(1.0, -2 * frac));
+  std::vector<double> z(x.size());
+  for (size_t i = 0; i < x.size(); ++i) z[i] = (std::ldexp(x[i], -frac) - mean) / std::sqrt(variance);
+  return z;
+}
+
+TEST(TransformerKernels, LayerNormMatchesRealArithmetic) {
+  std::mt19937 rng(25);
+  for (int32_t n : {1, 2, 7, 16, 128, 1000, 4096}) {
+    for (int32_t frac : {0, 9, 11, 20}) {
+      for (int32_t magnitude : {1, 1000, 30000, 1 << 28}) {
+        std::uniform_int_distribution<int32_t> value(-magnitude, magnitude);
+        std::uniform_int_distribution<int32_t> param(-(3 << 20), 3 << 20);
+        std::vector<int32_t> x(n), gain(n), shift(n), y(n);
+        for (int32_t i = 0; i < n; ++i) {
+          x[i] = value(rng);
+          gain[i] = param(rng);
+          shift[i] = param(rng);
+        }
+        ref_layer_norm_s32(n, x.data(), frac, gain.data(), shift.data(), y.data());
+        // The mean and the variance are rounded to units of the input (and its square): an
+        // error of 1 / std and |z| / variance in those units, besides 32-bit 1/sqrt (relative
+        // 2^-20) and the pre-shift of huge rows.
+        double mean = 0, var = 0;
+        for (int32_t v : x) mean += v;
+        mean /= n;
+        for (int32_t v : x) var += (v - mean) * (v - mean);
+        var = std::max(var / n, 1.0);
+        const std::vector<double> exact = LayerNormExact(x, frac);
+        for (int32_t i = 0; i < n; ++i) {
+          const double z = exact[i];
+          const double want = z * std::ldexp(gain[i], -20) + std::ldexp(shift[i], -20);
+          const double g = 1 + std::ldexp(std::abs(gain[i]), -20);
+          const double tolerance = g * (4e-6 * (1 + std::fabs(z)) + 1 / std::sqrt(var) +
+                                        std::fabs(z) / var) +
+                                   (magnitude > (1 << 24) ? 1e-4 * std::fabs(z) : 0.0);
+          ASSERT_NEAR(std::ldexp(y[i], -20), want, tolerance)
+              << "n " << n << " frac " << frac << " magnitude " << magnitude << " i " << i;
+        }
+      }
+    }
+  }
+}
+
+TEST(TransformerKernels, LayerNormOfAConstantRowIsItsShift) {
+  // Zero variance: eps alone, no division by zero; every z is 0.
+  std::vector<int32_t> x(64, 12345), gain(64, 1 << 20), shift(64), y(64);
+  for (int32_t i = 0; i < 64; ++i) shift[i] = i - 32;
+  ref_layer_norm_s32(64, x.data(), 10, gain.data(), shift.data(), y.data());
+  for (int32_t i = 0; i < 64; ++i) EXPECT_EQ(y[i], shift[i]);
+  // In place, extreme int32 values saturate instead of overflowing.
+  std::vector<int32_t> z = {fxp::kInt32Max, fxp::kInt32Min, 0, 1};
+  std::vector<int32_t> big_gain(4, fxp::kInt32Max), zero(4, 0);
+  ref_layer_norm_s32(4, z.data(), 0, big_gain.data(), zero.data(), z.data());
+  EXPECT_GT(z[0], 0);
+  EXPECT_LT(z[1], 0);
+}
+
+TEST(TransformerKernels, GeluTableIsTheNormalCdf) {
+  for (int32_t k = 0; k <= fxp::kGeluTableLast; ++k) {
+    const double x = static_cast<double>(k) / fxp::kGeluTableStepsPerUnit - 4.0;
+    const double phi = 0.5 * (1.0 + std::erf(x / std::sqrt(2.0)));
+    ASSERT_EQ(fxp::kNormalCdfTableQ15[k], std::lround(phi * 32768.0)) << k;
+  }
+}
+
+TEST(TransformerKernels, GeluMatchesErfForm) {
+  for (int64_t raw = -(int64_t{9} << 20); raw <= (int64_t{9} << 20); raw += 977) {
+    const int32_t x = static_cast<int32_t>(raw);
+    const double real = std::ldexp(x, -20);
+    const double want = real * 0.5 * (1.0 + std::erf(real / std::sqrt(2.0)));
+    ASSERT_NEAR(std::ldexp(fxp::GeluQ20(x), -20), want, 3e-4) << real;
+  }
+  EXPECT_EQ(fxp::GeluQ20(fxp::kInt32Max), fxp::kInt32Max);
+  EXPECT_EQ(fxp::GeluQ20(fxp::kInt32Min), 0);
+}
+
+TEST(TransformerKernels, InverseSqrtAndDivision) {
+  for (int64_t v : {int64_t{1}, int64_t{2}, int64_t{3}, int64_t{32}, int64_t{1} << 20,
+                    int64_t{123456789}, int64_t{1} << 50, (int64_t{1} << 51) - 1}) {
+    const fxp::InverseSqrt inv = fxp::InverseSqrtOfVariance(v);
+    const double got = std::ldexp(static_cast<double>(inv.r), -(62 - inv.q));
+    EXPECT_NEAR(got * std::sqrt(static_cast<double>(v)), 1.0, 1e-9) << v;
+  }
+  EXPECT_EQ(fxp::SquareRootFloor64(0), 0u);
+  EXPECT_EQ(fxp::SquareRootFloor64(99), 9u);
+  EXPECT_EQ(fxp::SquareRootFloor64(100), 10u);
+  EXPECT_EQ(fxp::SquareRootFloor64(~uint64_t{0}), 4294967295u);
+  EXPECT_EQ(fxp::RoundingDivide64(7, 2), 4);
+  EXPECT_EQ(fxp::RoundingDivide64(-7, 2), -4);
+  EXPECT_EQ(fxp::RoundingDivide64(-5, 3), -2);
+  EXPECT_EQ(fxp::LayerNormEpsRaw(0), 0);
+  EXPECT_EQ(fxp::LayerNormEpsRaw(10), 10);  // 2^20 / 1e5 = 10.49
+  EXPECT_EQ(fxp::LayerNormEpsRaw(-1), 0);
+}
+
+TEST(TransformerKernels, RequantizationAndResidualAreTheirDefinition) {
+  const std::vector<int32_t> x = {0, 1, -1, 1 << 12, -(1 << 12), (3 << 12) / 2, -(3 << 12) / 2,
+                                  fxp::kInt32Max, fxp::kInt32Min, 200 << 13, -(200 << 13)};
+  std::vector<int8_t> y(x.size()), relu(x.size());
+  ref_requantize_s32_s8(static_cast<int32_t>(x.size()), x.data(), 13, false, y.data());
+  ref_requantize_s32_s8(static_cast<int32_t>(x.size()), x.data(), 13, true, relu.data());
+  const std::vector<int8_t> want = {0, 0, 0, 1, -1, 1, -1, 127, -128, 127, -128};
+  for (size_t i = 0; i < x.size(); ++i) {
+    EXPECT_EQ(y[i], want[i]) << i;
+    EXPECT_EQ(relu[i], want[i] < 0 ? 0 : want[i]) << i;
+  }
+  std::vector<int16_t> residual = {100, 32760, -32760, 0};
+  const std::vector<int32_t> add = {3 << 4, 100 << 4, -(100 << 4), -(1 << 3)};
+  ref_residual_add_s32_s16(4, add.data(), 4, residual.data());
+  EXPECT_EQ(residual, (std::vector<int16_t>{103, 32767, -32768, -1}));
+  std::vector<int8_t> g(2);
+  const std::vector<int32_t> gx = {1 << 20, -(1 << 20)};
+  ref_gelu_s32_s8(2, gx.data(), 13, g.data());
+  EXPECT_EQ(g[0], 108);  // gelu(1) = 0.841 at 2^-7
+  EXPECT_EQ(g[1], -20);  // gelu(-1) = -0.159
+}
+
+TEST(TransformerKernels, AttentionProductsAreExact) {
+  std::mt19937 rng(7);
+  std::uniform_int_distribution<int32_t> byte(-128, 127);
+  const int32_t n = 37, d = 64, dim = 16, offset = 32;
+  std::vector<std::vector<int8_t>> rows(n, std::vector<int8_t>(d));
+  std::vector<const int8_t*> pointers(n);
+  for (int32_t j = 0; j < n; ++j) {
+    for (int8_t& v : rows[j]) v = static_cast<int8_t>(byte(rng));
+    pointers[j] = rows[j].data();
+  }
+  std::vector<int8_t> q(dim);
+  for (int8_t& v : q) v = static_cast<int8_t>(byte(rng));
+  std::vector<int32_t> scores(n);
+  const int32_t multiplier = 1518500250, shift = -3;
+  ref_attention_scores_s8(n, q.data(), pointers.data(), offset, dim, multiplier, shift, scores.data());
+  for (int32_t j = 0; j < n; ++j) {
+    int32_t dot = 0;
+    for (int32_t i = 0; i < dim; ++i) dot += q[i] * rows[j][offset + i];
+    EXPECT_EQ(scores[j], fxp::MultiplyByQuantizedMultiplier(dot, multiplier, shift));
+  }
+  std::vector<int16_t> weights(n);
+  for (int32_t j = 0; j < n; ++j) weights[j] = static_cast<int16_t>(32768 / n);
+  weights[0] = 32767;  // sums above 1 saturate nothing in int32
+  std::vector<int8_t> out(dim);
+  ref_attention_context_s8(n, weights.data(), pointers.data(), offset, dim, out.data());
+  for (int32_t i = 0; i < dim; ++i) {
+    int64_t sum = 0;
+    for (int32_t j = 0; j < n; ++j) sum += weights[j] * rows[j][offset + i];
+    EXPECT_EQ(out[i], fxp::SaturateToInt8(static_cast<int32_t>(fxp::RoundingDivideByPOT64(sum, 15))));
+  }
+}
+
+TEST(TransformerKernels, EmbeddingLookupScalesIntoQ20) {
+  const int8_t table[6] = {127, -127, 1, 64, -64, 0};
+  // Row scales 0.01 and 0.5 into Q11.20, then sqrt(2).
+  int32_t row_multiplier[2], row_shift[2];
+  int shift0 = 0, shift1 = 0;
+  ASSERT_TRUE(fxp::QuantizeMultiplier(0.01 * 1048576.0, &row_multiplier[0], &shift0));
+  ASSERT_TRUE(fxp::QuantizeMultiplier(0.5 * 1048576.0, &row_multiplier[1], &shift1));
+  row_shift[0] = shift0;
+  row_shift[1] = shift1;
+  int32_t scale_multiplier = 0;
+  int scale_shift = 0;
+  ASSERT_TRUE(fxp::QuantizeMultiplier(std::sqrt(2.0), &scale_multiplier, &scale_shift));
+  const int32_t ids[3] = {1, 0, 1};
+  int32_t out[3 * 4] = {};
+  ref_embedding_lookup_s8_s32(3, ids, table, row_multiplier, row_shift, 3, scale_multiplier,
+                              scale_shift, out, 4);
+  const double scales[2] = {0.01, 0.5};
+  for (int32_t r = 0; r < 3; ++r) {
+    for (int32_t d = 0; d < 3; ++d) {
+      const double want = table[ids[r] * 3 + d] * scales[ids[r]] * std::sqrt(2.0);
+      EXPECT_NEAR(std::ldexp(out[r * 4 + d], -20), want, 3e-6) << r << " " << d;
+    }
+    EXPECT_EQ(out[r * 4 + 3], 0);  // the stride's gap is untouched
+  }
+}
+
+// Every backend table that names these operations gives the reference's bits.
+TEST(TransformerKernels, EveryBackendIsBitExactWithTheReference) {
+  std::mt19937 rng(3);
+  std::uniform_int_distribution<int32_t> wide(-(1 << 24), 1 << 24);
+  const int32_t n = 77;
+  std::vector<int32_t> x(n), gain(n), shift(n);
+  for (int32_t i = 0; i < n; ++i) {
+    x[i] = wide(rng);
+    gain[i] = wide(rng) / 4;
+    shift[i] = wide(rng);
+  }
+  const KernelTable& ref = ReferenceKernelTable();
+  std::vector<int32_t> want(n), got(n);
+  std::vector<int8_t> want8(n), got8(n);
+  ref.layer_norm_s32(n, x.data(), 15, gain.data(), shift.data(), want.data());
+  for (SimdLevel level : kSimdLevels) {
+    const KernelTable* simd = nullptr;
+    if (GetSimdKernelTable(level, &simd) != Status::kOk) continue;
+    SCOPED_TRACE(SimdLevelName(level));
+    simd->layer_norm_s32(n, x.data(), 15, gain.data(), shift.data(), got.data());
+    EXPECT_EQ(got, want);
+    for (bool relu : {false, true}) {
+      ref.requantize_s32_s8(n, x.data(), 17, relu, want8.data());
+      simd->requantize_s32_s8(n, x.data(), 17, relu, got8.data());
+      EXPECT_EQ(got8, want8);
+    }
+    ref.gelu_s32_s8(n, x.data(), 15, want8.data());
+    simd->gelu_s32_s8(n, x.data(), 15, got8.data());
+    EXPECT_EQ(got8, want8);
+  }
+}
+
+}  // namespace
+}  // namespace edgenmt
