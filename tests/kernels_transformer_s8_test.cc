@@ -234,6 +234,45 @@ TEST(TransformerKernels, EveryBackendIsBitExactWithTheReference) {
     ref.gelu_s32_s8(n, x.data(), 15, want8.data());
     simd->gelu_s32_s8(n, x.data(), 15, got8.data());
     EXPECT_EQ(got8, want8);
+    // Every shift, lengths with and without tails, values that saturate.
+    for (int32_t shift = 0; shift <= 31; ++shift) {
+      for (int32_t m : {1, 7, 8, 15, 16, 31, 32, 33, 77}) {
+        for (bool relu : {false, true}) {
+          ref.requantize_s32_s8(m, x.data(), shift, relu, want8.data());
+          simd->requantize_s32_s8(m, x.data(), shift, relu, got8.data());
+          ASSERT_TRUE(std::equal(want8.begin(), want8.begin() + m, got8.begin())) << shift << " " << m;
+        }
+        std::vector<int16_t> r_want(n), r_got(n);
+        for (int32_t i = 0; i < n; ++i) r_want[i] = r_got[i] = static_cast<int16_t>(x[i] >> 9);
+        ref.residual_add_s32_s16(m, x.data(), shift, r_want.data());
+        simd->residual_add_s32_s16(m, x.data(), shift, r_got.data());
+        ASSERT_EQ(r_got, r_want) << shift << " " << m;
+      }
+    }
+    // Attention over scattered rows: heads at offsets, dims with and without tails.
+    std::uniform_int_distribution<int32_t> byte(-128, 127);
+    std::vector<std::vector<int8_t>> rows(41, std::vector<int8_t>(96));
+    std::vector<const int8_t*> pointers;
+    for (auto& row : rows) {
+      for (int8_t& v : row) v = static_cast<int8_t>(byte(rng));
+      pointers.push_back(row.data());
+    }
+    std::vector<int8_t> q(48);
+    for (int8_t& v : q) v = static_cast<int8_t>(byte(rng));
+    std::vector<int16_t> weights(41);
+    for (int16_t& w : weights) w = static_cast<int16_t>(byte(rng) + 128) * 3;
+    for (int32_t dim : {1, 5, 8, 16, 24, 32, 48}) {
+      for (int32_t count : {1, 3, 41}) {
+        std::vector<int32_t> s_want(count), s_got(count);
+        ref.attention_scores_s8(count, q.data(), pointers.data(), 40, dim, 1518500250, 2, s_want.data());
+        simd->attention_scores_s8(count, q.data(), pointers.data(), 40, dim, 1518500250, 2, s_got.data());
+        ASSERT_EQ(s_got, s_want) << dim << " " << count;
+        std::vector<int8_t> c_want(dim), c_got(dim);
+        ref.attention_context_s8(count, weights.data(), pointers.data(), 40, dim, c_want.data());
+        simd->attention_context_s8(count, weights.data(), pointers.data(), 40, dim, c_got.data());
+        ASSERT_EQ(c_got, c_want) << dim << " " << count;
+      }
+    }
   }
 }
 

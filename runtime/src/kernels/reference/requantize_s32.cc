@@ -20,7 +20,8 @@ void ref_gelu_s32_s8(int32_t n, const int32_t* x, int32_t shift, int8_t* y) {
 
 void ref_residual_add_s32_s16(int32_t n, const int32_t* x, int32_t shift, int16_t* residual) {
   for (int32_t i = 0; i < n; ++i) {
-    residual[i] = fxp::SaturateToInt16(residual[i] + fxp::RoundingDivideByPOT(x[i], shift));
+    const int64_t sum = static_cast<int64_t>(residual[i]) + fxp::RoundingDivideByPOT(x[i], shift);
+    residual[i] = fxp::SaturateToInt16(fxp::SaturateToInt32(sum));
   }
 }
 

@@ -17,6 +17,7 @@
 #include "kernels/simd/simd_level.h"
 #include "kernels/simd/simd_product_drivers.h"
 #include "kernels/simd/simd_softmax.h"
+#include "kernels/simd/simd_transformer_s8.h"
 
 namespace edgenmt {
 namespace {
@@ -47,7 +48,8 @@ struct ReferenceForTheRest {
   EDGENMT_PROVIDE_REFERENCE_KERNEL(local_p_gaussian_s16);
   EDGENMT_PROVIDE_REFERENCE_KERNEL(score_window_s16);
   EDGENMT_PROVIDE_REFERENCE_KERNEL(context_s16_s8);
-  // The int8-full Transformer's operations: portable at every level so far (docs/BACKENDS.md).
+  // The int8-full Transformer's operations: the x86 and NEON levels name their own for the
+  // requantization, the residual add and the attention products (docs/BACKENDS.md).
   EDGENMT_PROVIDE_REFERENCE_KERNEL(embedding_lookup_s8_s32);
   EDGENMT_PROVIDE_REFERENCE_KERNEL(layer_norm_s32);
   EDGENMT_PROVIDE_REFERENCE_KERNEL(requantize_s32_s8);
@@ -84,6 +86,10 @@ struct Avx2Fma : ReferenceForTheRest {
   EDGENMT_PROVIDE_KERNEL(log_softmax_f32, simd::LogSoftmaxF32Avx2);
   EDGENMT_PROVIDE_KERNEL(layer_norm_f32, simd::LayerNormF32Avx2);
   EDGENMT_PROVIDE_KERNEL(relu_f32, simd::ReluF32Avx2);
+  EDGENMT_PROVIDE_KERNEL(requantize_s32_s8, simd::RequantizeS32S8Avx2);
+  EDGENMT_PROVIDE_KERNEL(residual_add_s32_s16, simd::ResidualAddS32S16Avx2);
+  EDGENMT_PROVIDE_KERNEL(attention_scores_s8, simd::AttentionScoresS8Avx2);
+  EDGENMT_PROVIDE_KERNEL(attention_context_s8, simd::AttentionContextS8Avx2);
 };
 
 struct Avx512Vnni : Avx2Fma {
@@ -139,6 +145,10 @@ struct Neon : ReferenceForTheRest {
   EDGENMT_PROVIDE_KERNEL(gru_cell_s16, simd::GruCellS16Neon);
   EDGENMT_PROVIDE_KERNEL(layer_norm_f32, simd::LayerNormF32Neon);
   EDGENMT_PROVIDE_KERNEL(relu_f32, simd::ReluF32Neon);
+  EDGENMT_PROVIDE_KERNEL(requantize_s32_s8, simd::RequantizeS32S8Neon);
+  EDGENMT_PROVIDE_KERNEL(residual_add_s32_s16, simd::ResidualAddS32S16Neon);
+  EDGENMT_PROVIDE_KERNEL(attention_scores_s8, simd::AttentionScoresS8Neon);
+  EDGENMT_PROVIDE_KERNEL(attention_context_s8, simd::AttentionContextS8Neon);
 };
 #endif
 
