@@ -1,9 +1,9 @@
 """`make bench`'s Transformer rows (bench.py): models/g2p-en-transformer against its peers, on the
 same words as the LSTM rows, in the same interleaved passes, printed as a second table.
 
-  * edgenmt: `edgenmt eval` on build/models/g2p-en-transformer.{f32,int8}.enmt (`make models`
-    converts them once the checkpoint has its metrics.json; int8-full is refused for
-    Transformers), every backend of --backends, greedy and beam 5;
+  * edgenmt: `edgenmt eval` on build/models/g2p-en-transformer.{f32,int8,int8-full}.enmt
+    (`make models` converts them once the checkpoint has its metrics.json), every backend of
+    --backends, greedy and beam 5;
   * PyTorch 1.13 eager, float and dynamic int8 (torch_peer.py on the checkpoint: the same
     encode/step loop as for the LSTM), greedy and beam 5;
   * ONNX Runtime 1.30, float and int8, greedy: export_onnx_transformer.py's encoder graph
@@ -37,7 +37,7 @@ import report
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 NAME = "g2p-en-transformer"
-SCHEMES = ("f32", "int8")
+SCHEMES = ("f32", "int8", "int8-full")
 FAMILY = "transformer"
 PEERS = (("torch_float", dict(peer="torch", quant="none", beam=1)),
          ("torch_int8", dict(peer="torch", quant="dynamic", beam=1)),
@@ -61,7 +61,7 @@ def show(path):
 def add_args(ap):
     ap.add_argument("--transformer-checkpoint", default=os.path.join(ROOT, "models", NAME),
                     help=f"Transformer checkpoint directory; its converted files are "
-                    f"{NAME}.{{f32,int8}}.enmt in --models")
+                    f"{NAME}.{{f32,int8,int8-full}}.enmt in --models")
 
 
 def prepare(args, must, ort_missing):
