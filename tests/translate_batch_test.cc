@@ -237,11 +237,12 @@ INSTANTIATE_TEST_SUITE_P(
                                          QuantScheme::kInt8Full)),
     TestName);
 
-// The Transformer's caches per slot and beam index (float schemes; int8-full is not built yet).
+// The Transformer's caches per slot and beam index, in every scheme.
 INSTANTIATE_TEST_SUITE_P(
     Transformer, TranslateBatchTest,
     ::testing::Combine(::testing::Values("transformer_pre", "transformer_post"),
-                       ::testing::Values(QuantScheme::kFloat32, QuantScheme::kInt8Hybrid)),
+                       ::testing::Values(QuantScheme::kFloat32, QuantScheme::kInt8Hybrid,
+                                         QuantScheme::kInt8Full)),
     TestName);
 
 TEST(TranslateBatchErrors, BadArgumentsAndLimits) {
