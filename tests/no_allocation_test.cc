@@ -180,7 +180,8 @@ void CheckNoAllocation(const char* name, QuantScheme scheme,
 TEST(NoAllocationTest, TranslateNeverAllocatesAfterInit) {
   for (const QuantScheme scheme :
        {QuantScheme::kFloat32, QuantScheme::kInt8Hybrid, QuantScheme::kInt8Full}) {
-    for (const char* name : {"global_general", "local_p_general", "local_p_concat", "bahdanau", "none"}) {
+    for (const char* name : {"global_general", "local_p_general", "local_p_concat", "bahdanau", "none",
+                             "transformer_pre", "transformer_post"}) {
       CheckNoAllocation(name, scheme);
     }
   }
@@ -212,7 +213,9 @@ TEST(NoAllocationTest, OptimizedBackendsNeverAllocateAfterInit) {
             << translator.error_detail();
         continue;
       }
-      for (const char* name : {"local_p_general", "bahdanau"}) CheckNoAllocation(name, scheme, backend);
+      for (const char* name : {"local_p_general", "bahdanau", "transformer_post"}) {
+        CheckNoAllocation(name, scheme, backend);
+      }
     }
   }
 }

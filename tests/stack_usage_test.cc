@@ -85,7 +85,8 @@ TEST_P(StackUsageTest, EntryPointsStayWithinTheLimit) {
       kReferenceStackLimit + (backend == KernelBackend::kReference ? 0 : kSimdStackAllowance);
   printf("[ stack    ] backend %s (%s)\n", KernelBackendName(backend), KernelBackendVariant(backend));
   const std::filesystem::path root = std::filesystem::path(EDGENMT_TEST_DATA_DIR) / "golden";
-  for (const char* name : {"local_p_general", "bahdanau", "global_concat", "none"}) {
+  for (const char* name : {"local_p_general", "bahdanau", "global_concat", "none", "transformer_pre",
+                           "transformer_post"}) {
     SCOPED_TRACE(name);
     auto loaded = testing::LoadCheckpointDir((root / name).string(),
                                              testing::CalibratedOptions(scheme, 12, 50));
