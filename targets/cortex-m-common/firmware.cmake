@@ -3,9 +3,12 @@
 # linked into flash, and the ctest checks that run it under qemu-system-arm.
 #
 #   edgenmt_add_cortex_m_firmware(NAME LINKER_SCRIPT FILE BOARD_SOURCES ...
-#                                 QEMU_MACHINE M QEMU_CPU C [MODEL FILE] [ARENA_BYTES N])
+#                                 QEMU_MACHINE M QEMU_CPU C [MODEL FILE] [ARENA_BYTES N]
+#                                 [TRANSFORMER])
 # MODEL / ARENA_BYTES default to EDGENMT_FIRMWARE_MODEL / EDGENMT_FIRMWARE_ARENA_BYTES; a board
-# builds one firmware per model (the shipped one and the microcontroller one).
+# builds one firmware per model (the shipped one and the microcontroller one). TRANSFORMER
+# links the Transformer's objects (runtime/CMakeLists.txt edgenmt_transformer_objects), which
+# the microcontroller library leaves out.
 enable_language(ASM)
 
 set(EDGENMT_FIRMWARE_MODEL "${PROJECT_SOURCE_DIR}/build/models/g2p-en.int8-full.enmt" CACHE FILEPATH
@@ -18,7 +21,7 @@ find_program(EDGENMT_QEMU_SYSTEM_ARM qemu-system-arm DOC "QEMU's Arm system emul
 set(EDGENMT_CORTEX_M_COMMON_DIR ${CMAKE_CURRENT_LIST_DIR})
 
 function(edgenmt_add_cortex_m_firmware name)
-  cmake_parse_arguments(ARG "" "LINKER_SCRIPT;QEMU_MACHINE;QEMU_CPU;MODEL;ARENA_BYTES"
+  cmake_parse_arguments(ARG "TRANSFORMER" "LINKER_SCRIPT;QEMU_MACHINE;QEMU_CPU;MODEL;ARENA_BYTES"
                         "BOARD_SOURCES" ${ARGN})
   set(common ${EDGENMT_CORTEX_M_COMMON_DIR})
   if(NOT ARG_MODEL)
@@ -36,6 +39,9 @@ function(edgenmt_add_cortex_m_firmware name)
                         LINK_DEPENDS "${ARG_LINKER_SCRIPT};${common}/sections.ld")
   target_include_directories(${name} PRIVATE ${common})
   target_link_libraries(${name} PRIVATE edgenmt_runtime)
+  if(ARG_TRANSFORMER AND TARGET edgenmt_transformer_objects)
+    target_sources(${name} PRIVATE $<TARGET_OBJECTS:edgenmt_transformer_objects>)
+  endif()
   target_compile_definitions(${name} PRIVATE
     EDGENMT_FIRMWARE_ARENA_BYTES=${ARG_ARENA_BYTES})
   set_source_files_properties(${blob} PROPERTIES

@@ -4,6 +4,7 @@
 #include <type_traits>
 
 #include "numerics/numerics_interface.h"
+#include "transformer/transformer_factory.h"
 
 namespace edgenmt {
 
@@ -17,28 +18,33 @@ static_assert(std::is_trivially_destructible<RnnDecoder<FloatNumerics>>::value &
                       TransformerDecoder<IntegerTransformerSublayers>>::value,
               "decoders are placed in StepDecoder storage and never destroyed");
 
+#if defined(EDGENMT_WITH_TRANSFORMER)
+// In this library (runtime/src/transformer/transformer_factory.cc).
+#else
+// Not in this library: defined only where the executable links the Transformer's objects
+// (edgenmt_transformer_objects, e.g. a Cortex-M firmware); null otherwise.
+__attribute__((weak)) Status PrepareTransformerDecoder(void* storage, size_t storage_bytes,
+                                                       const Model& model,
+                                                       const KernelTable* kernels,
+                                                       const DecoderLimits& limits, Arena* arena,
+                                                       ErrorDetail* detail,
+                                                       SequenceDecoder** decoder,
+                                                       ActivationObserver** observer);
+#endif
+
 Status StepDecoder::Prepare(const Model& model, const KernelTable* kernels,
                             const DecoderLimits& limits, Arena* arena, ErrorDetail* detail) {
   active_ = nullptr;
-  integer_ = nullptr;
-  integer_transformer_ = nullptr;
+  observer_ = nullptr;
   if (model.config().model_type == ModelType::kTransformer) {
 #if !defined(EDGENMT_WITH_TRANSFORMER)
-    return detail->Fail(Status::kUnsupported, "Transformer models are not in this build "
-                        "(EDGENMT_TRANSFORMER=OFF)");
-#else
-    if (model.config().scheme == QuantScheme::kInt8Full) {
-      IntegerTransformer* decoder = new (storage_) IntegerTransformer();
-      EDGENMT_RETURN_IF_ERROR(decoder->Prepare(model, kernels, limits, arena, detail));
-      integer_transformer_ = decoder;
-      active_ = decoder;
-      return Status::kOk;
+    if (&PrepareTransformerDecoder == nullptr) {
+      return detail->Fail(Status::kUnsupported, "Transformer models are not in this build "
+                          "(EDGENMT_TRANSFORMER=OFF)");
     }
-    FloatTransformer* decoder = new (storage_) FloatTransformer();
-    EDGENMT_RETURN_IF_ERROR(decoder->Prepare(model, kernels, limits, arena, detail));
-    active_ = decoder;
-    return Status::kOk;
 #endif
+    return PrepareTransformerDecoder(storage_, sizeof storage_, model, kernels, limits, arena,
+                                     detail, &active_, &observer_);
   }
   if (model.config().model_type != ModelType::kRnn) {
     return detail->Fail(Status::kUnsupported, "model type ",
@@ -49,13 +55,14 @@ Status StepDecoder::Prepare(const Model& model, const KernelTable* kernels,
     case QuantScheme::kInt8Hybrid: {
       FloatDecoder* decoder = new (storage_) FloatDecoder();
       EDGENMT_RETURN_IF_ERROR(decoder->Prepare(model, kernels, limits, arena, detail));
+      observer_ = decoder;
       active_ = decoder;
       return Status::kOk;
     }
     case QuantScheme::kInt8Full: {
       IntegerDecoder* decoder = new (storage_) IntegerDecoder();
       EDGENMT_RETURN_IF_ERROR(decoder->Prepare(model, kernels, limits, arena, detail));
-      integer_ = decoder;
+      observer_ = decoder;
       active_ = decoder;
       return Status::kOk;
     }

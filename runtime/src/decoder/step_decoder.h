@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "decoder/activation_observer.h"
 #include "decoder/sequence_decoder.h"
 #include "edgenmt/arena.h"
 #include "edgenmt/model.h"
@@ -40,13 +41,9 @@ class StepDecoder final : public SequenceDecoder {
     return Prepare(model, kernels, limits, arena, detail);
   }
 
-  // Calibration of int8-full activation formats, one slot per ExpectedActivations() entry:
-  // RNN: max |c| of each LSTM cell in its stored format (IntegerNumerics::set_cell_observer);
-  // Transformer: max |value| in Q11.20 (IntegerTransformerSublayers::set_observer). Ignored by
-  // the float schemes.
+  // Calibration of int8-full activation formats (decoder/activation_observer.h).
   void set_activation_observer(int32_t* max_abs_raw) {
-    if (integer_ != nullptr) integer_->numerics().set_cell_observer(max_abs_raw);
-    if (integer_transformer_ != nullptr) integer_transformer_->set_observer(max_abs_raw);
+    if (observer_ != nullptr) observer_->set_activation_observer(max_abs_raw);
   }
 
   void Encode(const int32_t* src_ids, int32_t src_len) override {
@@ -89,8 +86,7 @@ class StepDecoder final : public SequenceDecoder {
   // destructible), so the session holds only the one its model needs.
   alignas(FloatDecoder) alignas(IntegerDecoder) alignas(FloatTransformer)
       alignas(IntegerTransformer) unsigned char storage_[kStorage];
-  IntegerDecoder* integer_ = nullptr;  // set when the model is an int8-full RNN (calibration)
-  IntegerTransformer* integer_transformer_ = nullptr;  // an int8-full Transformer
+  ActivationObserver* observer_ = nullptr;  // the active decoder's calibration interface
   SequenceDecoder* active_ = nullptr;
 };
 

@@ -13,11 +13,13 @@
 
 #include <stdint.h>
 
+#include "decoder/activation_observer.h"
 #include "decoder/sequence_decoder.h"
 #include "edgenmt/arena.h"
 #include "edgenmt/model.h"
 #include "error_detail.h"
 #include "kernels/kernel_table.h"
+#include "numerics/integer_numerics.h"
 #include "rnn/layer_limits.h"
 #include "rnn/attention.h"
 #include "rnn/bridge.h"
@@ -27,7 +29,7 @@
 namespace edgenmt {
 
 template <class N>
-class RnnDecoder final : public SequenceDecoder {
+class RnnDecoder final : public SequenceDecoder, public ActivationObserver {
  public:
   using Hidden = typename N::Hidden;
   using State = typename N::State;
@@ -37,6 +39,8 @@ class RnnDecoder final : public SequenceDecoder {
   Status Prepare(const Model& model, const KernelTable* kernels, const DecoderLimits& limits,
                  Arena* arena, ErrorDetail* detail);
   N& numerics() { return numerics_; }
+  // Calibration: the LSTM cell states (IntegerNumerics::set_cell_observer); float: ignored.
+  void set_activation_observer(int32_t* max_abs) override { SetCellObserver(&numerics_, max_abs); }
 
   void Encode(const int32_t* src_ids, int32_t src_len) override;
   void Step(const int32_t* prev_tokens, int32_t rows) override;
@@ -60,6 +64,9 @@ class RnnDecoder final : public SequenceDecoder {
   int32_t eos_id() const override { return eos_id_; }
 
  private:
+  template <typename Numerics>
+  static void SetCellObserver(Numerics*, int32_t*) {}
+  static void SetCellObserver(IntegerNumerics* n, int32_t* max_abs) { n->set_cell_observer(max_abs); }
   bool has_attention() const { return attention_type_ != AttentionType::kNone; }
   Status PrepareLayers(const Model& model, const DecoderLimits& limits, Arena* arena,
                        ErrorDetail* detail);

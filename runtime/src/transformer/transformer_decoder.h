@@ -20,6 +20,7 @@
 
 #include <stdint.h>
 
+#include "decoder/activation_observer.h"
 #include "decoder/sequence_decoder.h"
 #include "edgenmt/arena.h"
 #include "edgenmt/model.h"
@@ -31,7 +32,7 @@
 namespace edgenmt {
 
 template <typename Sub>
-class TransformerDecoder final : public SequenceDecoder {
+class TransformerDecoder final : public SequenceDecoder, public ActivationObserver {
  public:
   using Act = typename Sub::Act;
 
@@ -51,7 +52,7 @@ class TransformerDecoder final : public SequenceDecoder {
   float* log_probs() override { return log_probs_; }
   int32_t* log_probs_q16() override { return log_probs_q16_; }
   // Calibration (int8-full): see IntegerTransformerSublayers::set_observer.
-  void set_observer(int32_t* max_abs_q20) { sub_.set_observer(max_abs_q20); }
+  void set_activation_observer(int32_t* max_abs_q20) override { sub_.set_observer(max_abs_q20); }
   const float* attention() const override { return attention_; }
   int32_t rows() const override { return rows_; }
   int32_t src_len() const override { return src_len_; }
