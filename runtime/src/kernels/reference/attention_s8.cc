@@ -2,6 +2,7 @@
 // query against cached key rows, and the weighted sum of cached value rows.
 #include "edgenmt/fixed_point.h"
 #include "kernels/kernels_s8.h"
+#include "kernels/transformer_s8_elements.h"
 
 namespace edgenmt {
 
@@ -18,11 +19,7 @@ void ref_attention_scores_s8(int32_t n, const int8_t* query, const int8_t* const
 
 void ref_attention_context_s8(int32_t n, const int16_t* weights, const int8_t* const* rows,
                               int32_t offset, int32_t dim, int8_t* out) {
-  for (int32_t i = 0; i < dim; ++i) {
-    int32_t sum = 0;
-    for (int32_t j = 0; j < n; ++j) sum += static_cast<int32_t>(weights[j]) * rows[j][offset + i];
-    out[i] = fxp::SaturateToInt8(fxp::RoundingDivideByPOT(sum, 15));
-  }
+  for (int32_t i = 0; i < dim; ++i) out[i] = transformer_s8::ContextColumn(n, weights, rows, offset + i);
 }
 
 }  // namespace edgenmt

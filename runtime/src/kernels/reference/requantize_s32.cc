@@ -2,14 +2,12 @@
 // sublayer inputs (with the feed-forward activation) and into the int16 residual stream.
 #include "edgenmt/fixed_point_transformer.h"
 #include "kernels/kernels_s8.h"
+#include "kernels/transformer_s8_elements.h"
 
 namespace edgenmt {
 
 void ref_requantize_s32_s8(int32_t n, const int32_t* x, int32_t shift, bool relu, int8_t* y) {
-  for (int32_t i = 0; i < n; ++i) {
-    const int32_t v = relu && x[i] < 0 ? 0 : x[i];
-    y[i] = fxp::SaturateToInt8(fxp::RoundingDivideByPOT(v, shift));
-  }
+  for (int32_t i = 0; i < n; ++i) y[i] = transformer_s8::Requantize(x[i], shift, relu);
 }
 
 void ref_gelu_s32_s8(int32_t n, const int32_t* x, int32_t shift, int8_t* y) {
@@ -19,10 +17,7 @@ void ref_gelu_s32_s8(int32_t n, const int32_t* x, int32_t shift, int8_t* y) {
 }
 
 void ref_residual_add_s32_s16(int32_t n, const int32_t* x, int32_t shift, int16_t* residual) {
-  for (int32_t i = 0; i < n; ++i) {
-    const int64_t sum = static_cast<int64_t>(residual[i]) + fxp::RoundingDivideByPOT(x[i], shift);
-    residual[i] = fxp::SaturateToInt16(fxp::SaturateToInt32(sum));
-  }
+  for (int32_t i = 0; i < n; ++i) residual[i] = transformer_s8::ResidualAdd(residual[i], x[i], shift);
 }
 
 }  // namespace edgenmt

@@ -4,6 +4,7 @@
 #include <immintrin.h>
 
 #include "edgenmt/fixed_point.h"
+#include "kernels/transformer_s8_elements.h"
 #include "kernels/simd/simd_transformer_s8.h"
 
 namespace edgenmt {
@@ -45,10 +46,7 @@ void RequantizeS32S8Avx2(int32_t n, const int32_t* x, int32_t shift, bool relu, 
     const __m256i packed = _mm256_packs_epi16(_mm256_packs_epi32(r[0], r[1]), _mm256_packs_epi32(r[2], r[3]));
     _mm256_storeu_si256(reinterpret_cast<__m256i*>(y + i), _mm256_permutevar8x32_epi32(packed, order));
   }
-  for (; i < n; ++i) {
-    const int32_t v = relu && x[i] < 0 ? 0 : x[i];
-    y[i] = fxp::SaturateToInt8(fxp::RoundingDivideByPOT(v, shift));
-  }
+  for (; i < n; ++i) y[i] = transformer_s8::Requantize(x[i], shift, relu);
 }
 
 void ResidualAddS32S16Avx2(int32_t n, const int32_t* x, int32_t shift, int16_t* residual) {
@@ -67,10 +65,7 @@ void ResidualAddS32S16Avx2(int32_t n, const int32_t* x, int32_t shift, int16_t* 
     const __m256i packed = _mm256_permute4x64_epi64(_mm256_packs_epi32(sum[0], sum[1]), 0xd8);
     _mm256_storeu_si256(reinterpret_cast<__m256i*>(residual + i), packed);
   }
-  for (; i < n; ++i) {
-    const int64_t sum = static_cast<int64_t>(residual[i]) + fxp::RoundingDivideByPOT(x[i], shift);
-    residual[i] = fxp::SaturateToInt16(fxp::SaturateToInt32(sum));
-  }
+  for (; i < n; ++i) residual[i] = transformer_s8::ResidualAdd(residual[i], x[i], shift);
 }
 
 void AttentionScoresS8Avx2(int32_t n, const int8_t* query, const int8_t* const* rows,
@@ -105,11 +100,7 @@ void AttentionContextS8Avx2(int32_t n, const int16_t* weights, const int8_t* con
     _mm256_store_si256(reinterpret_cast<__m256i*>(sums), RoundingDivideByPOT(acc, 15));
     for (int k = 0; k < 8; ++k) out[i + k] = fxp::SaturateToInt8(sums[k]);
   }
-  for (; i < dim; ++i) {
-    int32_t sum = 0;
-    for (int32_t j = 0; j < n; ++j) sum += static_cast<int32_t>(weights[j]) * rows[j][offset + i];
-    out[i] = fxp::SaturateToInt8(fxp::RoundingDivideByPOT(sum, 15));
-  }
+  for (; i < dim; ++i) out[i] = transformer_s8::ContextColumn(n, weights, rows, offset + i);
 }
 
 }  // namespace simd

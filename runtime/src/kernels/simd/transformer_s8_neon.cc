@@ -4,6 +4,7 @@
 #include <arm_neon.h>
 
 #include "edgenmt/fixed_point.h"
+#include "kernels/transformer_s8_elements.h"
 #include "kernels/simd/fixed_point_neon.h"
 #include "kernels/simd/simd_transformer_s8.h"
 
@@ -18,10 +19,7 @@ void RequantizeS32S8Neon(int32_t n, const int32_t* x, int32_t shift, bool relu, 
     const int32x4_t b = RoundingDivideByPOT(vmaxq_s32(vld1q_s32(x + i + 4), floor), shift);
     vst1_s8(y + i, vqmovn_s16(vcombine_s16(vqmovn_s32(a), vqmovn_s32(b))));
   }
-  for (; i < n; ++i) {
-    const int32_t v = relu && x[i] < 0 ? 0 : x[i];
-    y[i] = fxp::SaturateToInt8(fxp::RoundingDivideByPOT(v, shift));
-  }
+  for (; i < n; ++i) y[i] = transformer_s8::Requantize(x[i], shift, relu);
 }
 
 void ResidualAddS32S16Neon(int32_t n, const int32_t* x, int32_t shift, int16_t* residual) {
@@ -34,10 +32,7 @@ void ResidualAddS32S16Neon(int32_t n, const int32_t* x, int32_t shift, int16_t* 
     const int32x4_t b = vqaddq_s32(vmovl_s16(vget_high_s16(r)), RoundingDivideByPOT(vld1q_s32(x + i + 4), shift));
     vst1q_s16(residual + i, vcombine_s16(vqmovn_s32(a), vqmovn_s32(b)));
   }
-  for (; i < n; ++i) {
-    const int64_t sum = static_cast<int64_t>(residual[i]) + fxp::RoundingDivideByPOT(x[i], shift);
-    residual[i] = fxp::SaturateToInt16(fxp::SaturateToInt32(sum));
-  }
+  for (; i < n; ++i) residual[i] = transformer_s8::ResidualAdd(residual[i], x[i], shift);
 }
 
 void AttentionScoresS8Neon(int32_t n, const int8_t* query, const int8_t* const* rows,
@@ -73,11 +68,7 @@ void AttentionContextS8Neon(int32_t n, const int16_t* weights, const int8_t* con
                                             vqmovn_s32(RoundingDivideByPOT(hi, 15)));
     vst1_s8(out + i, vqmovn_s16(narrowed));
   }
-  for (; i < dim; ++i) {
-    int32_t sum = 0;
-    for (int32_t j = 0; j < n; ++j) sum += static_cast<int32_t>(weights[j]) * rows[j][offset + i];
-    out[i] = fxp::SaturateToInt8(fxp::RoundingDivideByPOT(sum, 15));
-  }
+  for (; i < dim; ++i) out[i] = transformer_s8::ContextColumn(n, weights, rows, offset + i);
 }
 
 }  // namespace simd
