@@ -8,32 +8,11 @@
 #include <arm_mve.h>
 
 #include "kernels/score_scale.h"
+#include "kernels/simd/fixed_point_helium.h"
 #include "kernels/simd/simd_helium.h"
 
 namespace edgenmt {
 namespace simd {
-namespace {
-
-using V = int32x4_t;
-
-inline V Set(int32_t v) { return vdupq_n_s32(v); }
-
-// fxp::RoundingDivideByPOT with per-lane exponents e in [0, 31] given as -e.
-inline V RoundingDivideByPOT(V x, V minus_exponent) {
-  const V fixup = vshrq_n_s32(vandq_s32(x, minus_exponent), 31);  // -1 where x < 0 and e > 0
-  return vrshlq_s32(vqaddq_s32(x, fixup), minus_exponent);
-}
-
-inline V Clamp(V x, int32_t lo, int32_t hi) { return vminq_s32(vmaxq_s32(x, Set(lo)), Set(hi)); }
-
-// fxp::MultiplyByQuantizedMultiplier(x, multiplier, shift), shift in [-31, 30].
-inline V MultiplyByQuantizedMultiplier(V x, V multiplier, V shift) {
-  const V left = vmaxq_s32(shift, Set(0));
-  const V minus_right = vminq_s32(shift, Set(0));
-  return RoundingDivideByPOT(vqrdmulhq_s32(vqshlq_s32(x, left), multiplier), minus_right);
-}
-
-}  // namespace
 
 // StoreStridedS32Output (kernels/product_outputs.h) for outputs 0..n-1.
 void RequantizeColumnBlockHelium(int32_t n, const int32_t* dots, const int32_t* multiplier,

@@ -48,8 +48,8 @@ struct ReferenceForTheRest {
   EDGENMT_PROVIDE_REFERENCE_KERNEL(local_p_gaussian_s16);
   EDGENMT_PROVIDE_REFERENCE_KERNEL(score_window_s16);
   EDGENMT_PROVIDE_REFERENCE_KERNEL(context_s16_s8);
-  // The int8-full Transformer's operations: the x86 and NEON levels name their own for the
-  // requantization, the residual add and the attention products (docs/BACKENDS.md).
+  // The int8-full Transformer's operations: the x86, NEON and Helium levels name their own for
+  // the requantization, the residual add and the attention products (docs/BACKENDS.md).
   EDGENMT_PROVIDE_REFERENCE_KERNEL(embedding_lookup_s8_s32);
   EDGENMT_PROVIDE_REFERENCE_KERNEL(layer_norm_s32);
   EDGENMT_PROVIDE_REFERENCE_KERNEL(requantize_s32_s8);
@@ -184,6 +184,10 @@ struct Helium : ReferenceForTheRest {
   EDGENMT_PROVIDE_KERNEL(score_window_s16, simd::ScoreWindowS16Helium);
   EDGENMT_PROVIDE_KERNEL(softmax_s32_s16, simd::SoftmaxS32S16Helium);
   EDGENMT_PROVIDE_KERNEL(log_softmax_s32, simd::LogSoftmaxS32Helium);
+  EDGENMT_PROVIDE_KERNEL(requantize_s32_s8, simd::RequantizeS32S8Helium);
+  EDGENMT_PROVIDE_KERNEL(residual_add_s32_s16, simd::ResidualAddS32S16Helium);
+  EDGENMT_PROVIDE_KERNEL(attention_scores_s8, simd::AttentionScoresS8Helium);
+  EDGENMT_PROVIDE_KERNEL(attention_context_s8, simd::AttentionContextS8Helium);
 };
 #endif
 

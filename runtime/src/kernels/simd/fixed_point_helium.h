@@ -1,0 +1,40 @@
+// The scalar fixed-point primitives of edgenmt/fixed_point.h on 4 int32 lanes of Helium (MVE),
+// bit-exact: VQRDMULH is fxp::SaturatingRoundingDoublingHighMul, VQSHL a saturating left shift,
+// and a rounding shift (ties up) of x - [x < 0] is fxp::RoundingDivideByPOT (ties away from
+// zero). Included only by the Helium files; anonymous namespace, like fixed_point_neon.h.
+#ifndef EDGENMT_KERNELS_SIMD_FIXED_POINT_HELIUM_H_
+#define EDGENMT_KERNELS_SIMD_FIXED_POINT_HELIUM_H_
+
+#if defined(__ARM_FEATURE_MVE)
+#include <arm_mve.h>
+#include <stdint.h>
+
+namespace edgenmt {
+namespace simd {
+namespace {
+
+using V = int32x4_t;
+
+inline V Set(int32_t v) { return vdupq_n_s32(v); }
+
+// fxp::RoundingDivideByPOT with per-lane exponents e in [0, 31] given as -e.
+inline V RoundingDivideByPOT(V x, V minus_exponent) {
+  const V fixup = vshrq_n_s32(vandq_s32(x, minus_exponent), 31);  // -1 where x < 0 and e > 0
+  return vrshlq_s32(vqaddq_s32(x, fixup), minus_exponent);
+}
+
+inline V Clamp(V x, int32_t lo, int32_t hi) { return vminq_s32(vmaxq_s32(x, Set(lo)), Set(hi)); }
+
+// fxp::MultiplyByQuantizedMultiplier(x, multiplier, shift), shift in [-31, 30].
+inline V MultiplyByQuantizedMultiplier(V x, V multiplier, V shift) {
+  const V left = vmaxq_s32(shift, Set(0));
+  const V minus_right = vminq_s32(shift, Set(0));
+  return RoundingDivideByPOT(vqrdmulhq_s32(vqshlq_s32(x, left), multiplier), minus_right);
+}
+
+}  // namespace
+}  // namespace simd
+}  // namespace edgenmt
+
+#endif  // defined(__ARM_FEATURE_MVE)
+#endif  // EDGENMT_KERNELS_SIMD_FIXED_POINT_HELIUM_H_
