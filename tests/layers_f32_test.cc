@@ -13,7 +13,7 @@
 #include "decoder/step_decoder.h"
 #include "edgenmt/arena.h"
 #include "kernels/kernel_table.h"
-#include "numerics/float_numerics.h"
+#include "rnn/float_rnn_numerics.h"
 #include "rnn/attention.h"
 #include "rnn/bridge.h"
 #include "rnn/recurrent_cell.h"
@@ -51,8 +51,8 @@ Vec MatVec(const converter::FloatTensor& w, const float* x, const converter::Flo
 double Sigmoid(double x) { return 1.0 / (1.0 + exp(-x)); }
 
 // The float scheme's kernels for a float32 model (needs no arena).
-std::unique_ptr<FloatNumerics> PrepareNumerics(const Model& model) {
-  auto numerics = std::make_unique<FloatNumerics>();
+std::unique_ptr<FloatRnnNumerics> PrepareNumerics(const Model& model) {
+  auto numerics = std::make_unique<FloatRnnNumerics>();
   OwnedErrorDetail detail;
   Arena none;
   EXPECT_EQ(numerics->Prepare(model, &Kernels(), 1, 1, &none, &detail), Status::kOk)
@@ -81,7 +81,7 @@ void CheckCell(CellType cell_type) {
   const int32_t H = config.dec_hidden, rows = 3;
   const int32_t in = H;  // decoder layer 1: input is layer 0's output
   const auto numerics = PrepareNumerics(loaded->model);
-  RecurrentCell<FloatNumerics> cell;
+  RecurrentCell<FloatRnnNumerics> cell;
   OwnedErrorDetail detail;
   Arena arena;
   CellBinding binding;
@@ -156,7 +156,7 @@ TEST_P(AttentionTest, MatchesHandComputation) {
   ASSERT_NE(loaded, nullptr);
   const int32_t E = 8, H = 8, A = 5, D = 2, rows = 3, S = 6;
   const auto numerics = PrepareNumerics(loaded->model);
-  Attention<FloatNumerics> attention;
+  Attention<FloatRnnNumerics> attention;
   OwnedErrorDetail detail;
   Arena arena;
   auto memory = PlanAndPrepare(
@@ -250,7 +250,7 @@ TEST(LayersTest, BridgeMatchesHandComputation) {
   auto loaded = testing::MakeRandomModel(config, 4);
   ASSERT_NE(loaded, nullptr);
   const auto numerics = PrepareNumerics(loaded->model);
-  Bridge<FloatNumerics> bridge;
+  Bridge<FloatRnnNumerics> bridge;
   OwnedErrorDetail detail;
   Arena arena;
   auto memory = PlanAndPrepare(
@@ -263,9 +263,9 @@ TEST(LayersTest, BridgeMatchesHandComputation) {
   float* cs[2] = {c0.data(), c0.data() + H};
   // The float scheme reads no cell formats: default cells stand in for the encoder's and
   // the decoder's.
-  const FloatNumerics::CellWeights encoder_cell;
-  const RecurrentCell<FloatNumerics> decoder_cells[2];
-  Bridge<FloatNumerics>::Source source;
+  const FloatRnnNumerics::CellWeights encoder_cell;
+  const RecurrentCell<FloatRnnNumerics> decoder_cells[2];
+  Bridge<FloatRnnNumerics>::Source source;
   source.final_h = fh.data();
   source.final_c = fc.data();
   source.top_forward = &encoder_cell;

@@ -4,6 +4,7 @@
 #include <type_traits>
 
 #include "numerics/numerics_interface.h"
+#include "rnn/rnn_numerics_interface.h"
 #include "transformer/transformer_factory.h"
 
 namespace edgenmt {
@@ -11,8 +12,11 @@ namespace edgenmt {
 static_assert(numerics_interface::Implements<FloatNumerics>() &&
                   numerics_interface::Implements<IntegerNumerics>(),
               "both numeric schemes implement numerics/numerics_interface.h");
-static_assert(std::is_trivially_destructible<RnnDecoder<FloatNumerics>>::value &&
-                  std::is_trivially_destructible<RnnDecoder<IntegerNumerics>>::value &&
+static_assert(rnn_numerics_interface::Implements<FloatRnnNumerics>() &&
+                  rnn_numerics_interface::Implements<IntegerRnnNumerics>(),
+              "both schemes implement the RNN's operations (rnn/rnn_numerics_interface.h)");
+static_assert(std::is_trivially_destructible<RnnDecoder<FloatRnnNumerics>>::value &&
+                  std::is_trivially_destructible<RnnDecoder<IntegerRnnNumerics>>::value &&
                   std::is_trivially_destructible<TransformerDecoder<TransformerSublayers>>::value &&
                   std::is_trivially_destructible<
                       TransformerDecoder<IntegerTransformerSublayers>>::value,

@@ -1,9 +1,9 @@
 // The session's decoder: picks the model's implementation of SequenceDecoder once, at Prepare,
 // from the file (model type rnn: numeric scheme float32 / int8 hybrid -> RnnDecoder<
-// FloatNumerics>, int8-full -> RnnDecoder<IntegerNumerics>; transformer: float32 / int8 hybrid
-// -> TransformerDecoder<TransformerSublayers>, int8-full -> TransformerDecoder<
-// IntegerTransformerSublayers>) and forwards to it. The search and
-// the translator see only the SequenceDecoder contract (decoder/sequence_decoder.h).
+// FloatRnnNumerics>, int8-full -> RnnDecoder<IntegerRnnNumerics>; transformer: through
+// transformer/transformer_factory.h, TransformerDecoder<TransformerSublayers> or <
+// IntegerTransformerSublayers>) and forwards to it. The search and the translator see only the
+// SequenceDecoder contract (decoder/sequence_decoder.h).
 #ifndef EDGENMT_DECODER_STEP_DECODER_H_
 #define EDGENMT_DECODER_STEP_DECODER_H_
 
@@ -16,8 +16,8 @@
 #include "edgenmt/model.h"
 #include "error_detail.h"
 #include "kernels/kernel_table.h"
-#include "numerics/float_numerics.h"
-#include "numerics/integer_numerics.h"
+#include "rnn/float_rnn_numerics.h"
+#include "rnn/integer_rnn_numerics.h"
 #include "rnn/rnn_decoder.h"
 #include "transformer/integer_transformer_sublayers.h"
 #include "transformer/transformer_decoder.h"
@@ -75,8 +75,8 @@ class StepDecoder final : public SequenceDecoder {
   int32_t eos_id() const override { return active_->eos_id(); }
 
  private:
-  using FloatDecoder = RnnDecoder<FloatNumerics>;
-  using IntegerDecoder = RnnDecoder<IntegerNumerics>;
+  using FloatDecoder = RnnDecoder<FloatRnnNumerics>;
+  using IntegerDecoder = RnnDecoder<IntegerRnnNumerics>;
   using FloatTransformer = TransformerDecoder<TransformerSublayers>;
   using IntegerTransformer = TransformerDecoder<IntegerTransformerSublayers>;
   static constexpr size_t kStorage =

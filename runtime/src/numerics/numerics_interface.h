@@ -1,7 +1,8 @@
-// The one interface every numeric scheme implements (numerics/float_numerics.h is its
-// documentation): the types and members the generic model code (rnn/) names. A compile-time
-// check, so a scheme cannot drift from the other: a member added to one and not the other, or
-// renamed in one, fails the build here rather than as a template error deep in rnn/.
+// The one interface every numeric scheme's core implements (numerics/float_numerics.h is its
+// documentation): the types and members model code names. A compile-time check, so a scheme
+// cannot drift from the other: a member added to one and not the other, or renamed in one,
+// fails the build here rather than as a template error deep in a model folder. A model type
+// checks its own operations the same way (rnn/rnn_numerics_interface.h).
 #ifndef EDGENMT_NUMERICS_NUMERICS_INTERFACE_H_
 #define EDGENMT_NUMERICS_NUMERICS_INTERFACE_H_
 
@@ -25,13 +26,9 @@ namespace numerics_interface {
 
 #define EDGENMT_NUMERICS_MEMBERS(X)                                                         \
   X(Prepare) X(kernels) X(BindEmbedding) X(EmbeddingScaleBits) X(BindMatrix) X(BindBias)    \
-  X(BindCell) X(InputScratchElements) X(Linear) X(InputLinear) X(CellStep) X(BridgeHidden)  \
-  X(BridgeCellState) X(BridgeCellLinear) X(TanhToHidden) X(AddAcc) X(DotScores)            \
-  X(GeneralScores) X(LocalPWindow) X(Softmax) X(LocalPGaussian) X(Context) X(WeightToFloat) \
-  X(LogSoftmax) X(HasState) X(kMemoryIsHidden)
+  X(Linear) X(TanhToHidden) X(AddAcc) X(Softmax) X(WeightToFloat) X(LogSoftmax)
 #define EDGENMT_NUMERICS_TYPES(X)                                                           \
-  X(Hidden) X(State) X(Acc) X(Memory) X(Weight) X(Position) X(BiasT) X(LogProb) X(Matrix)   \
-  X(Embedding) X(CellWeights)
+  X(Hidden) X(Acc) X(Weight) X(BiasT) X(LogProb) X(Matrix) X(Embedding)
 
 EDGENMT_NUMERICS_MEMBERS(EDGENMT_NUMERICS_MEMBER)
 EDGENMT_NUMERICS_TYPES(EDGENMT_NUMERICS_TYPE)

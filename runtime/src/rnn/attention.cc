@@ -4,8 +4,8 @@
 
 #include <type_traits>
 
-#include "numerics/float_numerics.h"
-#include "numerics/integer_numerics.h"
+#include "rnn/float_rnn_numerics.h"
+#include "rnn/integer_rnn_numerics.h"
 #include "profile_scope.h"
 
 namespace edgenmt {
@@ -239,7 +239,7 @@ void Attention<N>::AttendProjected(int32_t slot, int32_t row_begin, int32_t rows
   }
 }
 
-template class Attention<FloatNumerics>;
-template class Attention<IntegerNumerics>;
+template class Attention<FloatRnnNumerics>;
+template class Attention<IntegerRnnNumerics>;
 
 }  // namespace edgenmt

@@ -4,8 +4,8 @@
 
 #include <type_traits>
 
-#include "numerics/float_numerics.h"
-#include "numerics/integer_numerics.h"
+#include "rnn/float_rnn_numerics.h"
+#include "rnn/integer_rnn_numerics.h"
 
 namespace edgenmt {
 
@@ -69,7 +69,7 @@ void Bridge<N>::Apply(const Source& source, const RecurrentCell<N>* cells,
   }
 }
 
-template class Bridge<FloatNumerics>;
-template class Bridge<IntegerNumerics>;
+template class Bridge<FloatRnnNumerics>;
+template class Bridge<IntegerRnnNumerics>;
 
 }  // namespace edgenmt

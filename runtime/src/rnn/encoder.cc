@@ -3,8 +3,8 @@
 #include <string.h>
 
 #include "edgenmt/tensor_layout.h"
-#include "numerics/float_numerics.h"
-#include "numerics/integer_numerics.h"
+#include "rnn/float_rnn_numerics.h"
+#include "rnn/integer_rnn_numerics.h"
 
 namespace edgenmt {
 
@@ -158,7 +158,7 @@ void Encoder<N>::Encode(int32_t slot, const int32_t* src_ids, int32_t src_len) {
   }
 }
 
-template class Encoder<FloatNumerics>;
-template class Encoder<IntegerNumerics>;
+template class Encoder<FloatRnnNumerics>;
+template class Encoder<IntegerRnnNumerics>;
 
 }  // namespace edgenmt

@@ -6,8 +6,8 @@
 #include <string.h>
 
 #include "edgenmt/tensor_layout.h"
-#include "numerics/float_numerics.h"
-#include "numerics/integer_numerics.h"
+#include "rnn/float_rnn_numerics.h"
+#include "rnn/integer_rnn_numerics.h"
 #include "rnn/encoder.h"
 
 namespace edgenmt {
@@ -170,8 +170,8 @@ void Encoder<N>::EncodeBatch(int32_t count, const int32_t* const* src_ids,
   }
 }
 
-template class Encoder<FloatNumerics>;
-template class Encoder<IntegerNumerics>;
+template class Encoder<FloatRnnNumerics>;
+template class Encoder<IntegerRnnNumerics>;
 
 }  // namespace edgenmt
 #endif  // defined(EDGENMT_WITH_BATCH)

@@ -1,8 +1,8 @@
 #include "rnn/recurrent_cell.h"
 
 #include "edgenmt/tensor_layout.h"
-#include "numerics/float_numerics.h"
-#include "numerics/integer_numerics.h"
+#include "rnn/float_rnn_numerics.h"
+#include "rnn/integer_rnn_numerics.h"
 #include "profile_scope.h"
 
 namespace edgenmt {
@@ -51,7 +51,7 @@ void RecurrentCell<N>::Step(int32_t rows, const Hidden* x, const Hidden* h_in, c
   StepProjected(rows, input_gates_, h_in, s_in, h_out, s_out);
 }
 
-template class RecurrentCell<FloatNumerics>;
-template class RecurrentCell<IntegerNumerics>;
+template class RecurrentCell<FloatRnnNumerics>;
+template class RecurrentCell<IntegerRnnNumerics>;
 
 }  // namespace edgenmt

@@ -1,5 +1,5 @@
 // One LSTM or GRU cell of the model (docs/MODEL.md "Cells"), written once for both numeric
-// schemes (N = FloatNumerics or IntegerNumerics): the cell binds its tensors through N and
+// schemes (N = FloatRnnNumerics or IntegerRnnNumerics): the cell binds its tensors through N and
 // computes through N's kernels; where the integer scheme needs other math (Q formats in the
 // LSTM update) that is N::CellStep, not a second cell. Batched over rows (hypotheses, or one
 // row per encoder position).
@@ -14,7 +14,7 @@
 #include "edgenmt/arena.h"
 #include "edgenmt/model.h"
 #include "error_detail.h"
-#include "numerics/cell_binding.h"
+#include "rnn/cell_binding.h"
 
 namespace edgenmt {
 

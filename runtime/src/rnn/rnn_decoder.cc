@@ -5,8 +5,8 @@
 #include <type_traits>
 
 #include "edgenmt/tensor_layout.h"
-#include "numerics/float_numerics.h"
-#include "numerics/integer_numerics.h"
+#include "rnn/float_rnn_numerics.h"
+#include "rnn/integer_rnn_numerics.h"
 #include "profile_scope.h"
 
 namespace edgenmt {
@@ -305,7 +305,7 @@ void RnnDecoder<N>::Reorder(const int32_t* parents, int32_t new_rows) {
   rows_ = new_rows;
 }
 
-template class RnnDecoder<FloatNumerics>;
-template class RnnDecoder<IntegerNumerics>;
+template class RnnDecoder<FloatRnnNumerics>;
+template class RnnDecoder<IntegerRnnNumerics>;
 
 }  // namespace edgenmt

@@ -1,6 +1,6 @@
 // The RNN encoder-decoder (docs/MODEL.md), written once and instantiated for both numeric
-// schemes: RnnDecoder<FloatNumerics> runs float32 and int8-hybrid files, RnnDecoder<
-// IntegerNumerics> runs int8-full files. Implements SequenceDecoder, which the search drives.
+// schemes: RnnDecoder<FloatRnnNumerics> runs float32 and int8-hybrid files, RnnDecoder<
+// IntegerRnnNumerics> runs int8-full files. Implements SequenceDecoder, which the search drives.
 //
 // Row r of every state buffer is hypothesis r: every layer's h (and State), and h̃ for input
 // feeding; Reorder gathers them so rows may be duplicated, dropped or permuted, and may grow
@@ -19,7 +19,7 @@
 #include "edgenmt/model.h"
 #include "error_detail.h"
 #include "kernels/kernel_table.h"
-#include "numerics/integer_numerics.h"
+#include "rnn/integer_rnn_numerics.h"
 #include "rnn/layer_limits.h"
 #include "rnn/attention.h"
 #include "rnn/bridge.h"
@@ -39,7 +39,7 @@ class RnnDecoder final : public SequenceDecoder, public ActivationObserver {
   Status Prepare(const Model& model, const KernelTable* kernels, const DecoderLimits& limits,
                  Arena* arena, ErrorDetail* detail);
   N& numerics() { return numerics_; }
-  // Calibration: the LSTM cell states (IntegerNumerics::set_cell_observer); float: ignored.
+  // Calibration: the LSTM cell states (IntegerRnnNumerics::set_cell_observer); float: ignored.
   void set_activation_observer(int32_t* max_abs) override { SetCellObserver(&numerics_, max_abs); }
 
   void Encode(const int32_t* src_ids, int32_t src_len) override;
@@ -66,7 +66,7 @@ class RnnDecoder final : public SequenceDecoder, public ActivationObserver {
  private:
   template <typename Numerics>
   static void SetCellObserver(Numerics*, int32_t*) {}
-  static void SetCellObserver(IntegerNumerics* n, int32_t* max_abs) { n->set_cell_observer(max_abs); }
+  static void SetCellObserver(IntegerRnnNumerics* n, int32_t* max_abs) { n->set_cell_observer(max_abs); }
   bool has_attention() const { return attention_type_ != AttentionType::kNone; }
   Status PrepareLayers(const Model& model, const DecoderLimits& limits, Arena* arena,
                        ErrorDetail* detail);

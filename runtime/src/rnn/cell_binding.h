@@ -1,8 +1,8 @@
 // What a recurrent cell binds from the model file and how its input arrives, shared by both
 // numeric schemes (numerics/float_numerics.h, numerics/integer_numerics.h) and the generic
 // cell (rnn/recurrent_cell.h).
-#ifndef EDGENMT_NUMERICS_CELL_BINDING_H_
-#define EDGENMT_NUMERICS_CELL_BINDING_H_
+#ifndef EDGENMT_RNN_CELL_BINDING_H_
+#define EDGENMT_RNN_CELL_BINDING_H_
 
 #include <stdint.h>
 
@@ -42,4 +42,4 @@ inline NameBuilder CellStateFormatName(const CellBinding& b) {
 
 }  // namespace edgenmt
 
-#endif  // EDGENMT_NUMERICS_CELL_BINDING_H_
+#endif  // EDGENMT_RNN_CELL_BINDING_H_

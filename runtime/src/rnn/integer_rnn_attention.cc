@@ -1,12 +1,12 @@
-// The integer scheme's attention arithmetic (docs/INT8.md "Attention"): dot and general scores
-// against the Q0.15 memory, local-p's position, window and Gaussian, softmax and the context.
+// The RNN's attention arithmetic in the integer scheme (docs/INT8.md "Attention"): dot and
+// general scores against the Q0.15 memory, local-p's position, window and Gaussian, the context.
 #include "edgenmt/fixed_point.h"
-#include "numerics/integer_numerics.h"
+#include "rnn/integer_rnn_numerics.h"
 
 namespace edgenmt {
 
 // q . h̄_s with q s8 @ 2^-7 and h̄ Q0.15: the product has scale 2^-22 -> Q11.20: / 2^2.
-void IntegerNumerics::DotScores(int32_t rows, const Hidden* query, const Memory* memory,
+void IntegerRnnNumerics::DotScores(int32_t rows, const Hidden* query, const Memory* memory,
                                 int32_t S, int32_t E, const int32_t* lo, const int32_t* hi,
                                 Acc* scores) const {
   for (int32_t r = 0; r < rows; ++r) {
@@ -18,7 +18,7 @@ void IntegerNumerics::DotScores(int32_t rows, const Hidden* query, const Memory*
 
 // W_a q in Q11.20 narrowed per step to int16 with a power-of-two scale 2^(k - 20) (never
 // clips); the product with Q0.15 has scale 2^(k - 35) -> Q11.20: * 2^(k - 15).
-void IntegerNumerics::GeneralScores(int32_t rows, const Acc* projected_query,
+void IntegerRnnNumerics::GeneralScores(int32_t rows, const Acc* projected_query,
                                     const Memory* memory, int32_t S, int32_t E,
                                     const int32_t* lo, const int32_t* hi, Acc* scores) const {
   for (int32_t r = 0; r < rows; ++r) {
@@ -32,23 +32,19 @@ void IntegerNumerics::GeneralScores(int32_t rows, const Acc* projected_query,
   }
 }
 
-void IntegerNumerics::LocalPWindow(Acc logit, int32_t S, int32_t D, Position* p, int32_t* lo,
+void IntegerRnnNumerics::LocalPWindow(Acc logit, int32_t S, int32_t D, Position* p, int32_t* lo,
                                    int32_t* hi) const {
   *p = k_->local_p_position_q16(logit, kAccIntBits, S);
   k_->local_p_window(*p, D, S, lo, hi);
 }
 
-void IntegerNumerics::Softmax(int32_t n, const Acc* scores, Weight* weights) const {
-  k_->softmax_s32_s16(n, scores, kAccIntBits, weights);
-}
-
-void IntegerNumerics::LocalPGaussian(int32_t lo, int32_t hi, Position p, int32_t D,
+void IntegerRnnNumerics::LocalPGaussian(int32_t lo, int32_t hi, Position p, int32_t D,
                                      Weight* weights) const {
   k_->local_p_gaussian_s16(lo, hi, p, D, weights);
 }
 
 // Q0.15 weights x Q0.15 states = 2^-30 -> s8 @ 2^-7 (exact bound: sum a <= 1).
-void IntegerNumerics::Context(int32_t n, const Weight* weights, const Memory* memory, int32_t E,
+void IntegerRnnNumerics::Context(int32_t n, const Weight* weights, const Memory* memory, int32_t E,
                               Hidden* context) const {
   k_->context_s16_s8(n, weights, memory, E, context);
 }
