@@ -6,6 +6,7 @@
 
 #include "command_line.h"
 #include "commands.h"
+#include "edgenmt/tensor_layout.h"
 #include "edgenmt/translator.h"
 #include "session.h"
 
@@ -200,6 +201,20 @@ int RunInspect(int argc, char** argv) {
                     static_cast<double>(reference.model().buffer_size()),
                 reference.model().buffer_size());
   }
+  // int8-full: the calibrated activation formats (docs/INT8.md "Calibration").
+  bool first_format = true;
+  ForEachExpectedActivation(c, [&](const ExpectedTensor& a) {
+    int32_t bits = 0;
+    if (model.FindActivationFormat(a.name, &bits) != Status::kOk) return true;
+    if (first_format) std::printf("activation formats (calibrated):\n");
+    first_format = false;
+    if (a.shape[2] == 1) {
+      std::printf("  %-36s s8 @ 2^%d\n", a.name, bits - 7);
+    } else {
+      std::printf("  %-36s Q%d.%d\n", a.name, bits, 15 - bits);
+    }
+    return true;
+  });
   const DecodingOptions& d = model.decoding_defaults();
   std::printf("decoding defaults: beam %d, nbest %d, alpha %.3g, beta %.3g, min_len %d, max_len %d, "
               "max_len_ratio %.3g\n", d.beam, d.nbest, d.alpha, d.beta, d.min_len, d.max_len,
