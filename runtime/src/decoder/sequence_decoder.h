@@ -1,6 +1,6 @@
 // What a search drives (CTranslate2 style): encode a source once, then advance any number of
 // live hypotheses ("rows") one token at a time. Each model type implements it (the RNN
-// encoder-decoder in rnn/rnn_decoder.h; a Transformer would be a second implementation); the
+// encoder-decoder in rnn/rnn_encoder_decoder.h; a Transformer would be a second implementation); the
 // search (search/) knows only this interface.
 //
 //   decoder->Encode(src, S);                 // one row: the initial hypothesis

@@ -15,11 +15,11 @@ static_assert(numerics_interface::Implements<FloatNumerics>() &&
 static_assert(rnn_numerics_interface::Implements<FloatRnnNumerics>() &&
                   rnn_numerics_interface::Implements<IntegerRnnNumerics>(),
               "both schemes implement the RNN's operations (rnn/rnn_numerics_interface.h)");
-static_assert(std::is_trivially_destructible<RnnDecoder<FloatRnnNumerics>>::value &&
-                  std::is_trivially_destructible<RnnDecoder<IntegerRnnNumerics>>::value &&
-                  std::is_trivially_destructible<TransformerDecoder<TransformerSublayers>>::value &&
+static_assert(std::is_trivially_destructible<RnnEncoderDecoder<FloatRnnNumerics>>::value &&
+                  std::is_trivially_destructible<RnnEncoderDecoder<IntegerRnnNumerics>>::value &&
+                  std::is_trivially_destructible<TransformerEncoderDecoder<TransformerSublayers>>::value &&
                   std::is_trivially_destructible<
-                      TransformerDecoder<IntegerTransformerSublayers>>::value,
+                      TransformerEncoderDecoder<IntegerTransformerSublayers>>::value,
               "decoders are placed in StepDecoder storage and never destroyed");
 
 #if defined(EDGENMT_WITH_TRANSFORMER)

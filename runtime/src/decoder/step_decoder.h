@@ -1,7 +1,7 @@
 // The session's decoder: picks the model's implementation of SequenceDecoder once, at Prepare,
-// from the file (model type rnn: numeric scheme float32 / int8 hybrid -> RnnDecoder<
-// FloatRnnNumerics>, int8-full -> RnnDecoder<IntegerRnnNumerics>; transformer: through
-// transformer/transformer_factory.h, TransformerDecoder<TransformerSublayers> or <
+// from the file (model type rnn: numeric scheme float32 / int8 hybrid -> RnnEncoderDecoder<
+// FloatRnnNumerics>, int8-full -> RnnEncoderDecoder<IntegerRnnNumerics>; transformer: through
+// transformer/transformer_factory.h, TransformerEncoderDecoder<TransformerSublayers> or <
 // IntegerTransformerSublayers>) and forwards to it. The search and the translator see only the
 // SequenceDecoder contract (decoder/sequence_decoder.h).
 #ifndef EDGENMT_DECODER_STEP_DECODER_H_
@@ -18,9 +18,9 @@
 #include "kernels/kernel_table.h"
 #include "rnn/float_rnn_numerics.h"
 #include "rnn/integer_rnn_numerics.h"
-#include "rnn/rnn_decoder.h"
+#include "rnn/rnn_encoder_decoder.h"
 #include "transformer/integer_transformer_sublayers.h"
-#include "transformer/transformer_decoder.h"
+#include "transformer/transformer_encoder_decoder.h"
 #include "transformer/transformer_sublayers.h"
 
 namespace edgenmt {
@@ -75,10 +75,10 @@ class StepDecoder final : public SequenceDecoder {
   int32_t eos_id() const override { return active_->eos_id(); }
 
  private:
-  using FloatDecoder = RnnDecoder<FloatRnnNumerics>;
-  using IntegerDecoder = RnnDecoder<IntegerRnnNumerics>;
-  using FloatTransformer = TransformerDecoder<TransformerSublayers>;
-  using IntegerTransformer = TransformerDecoder<IntegerTransformerSublayers>;
+  using FloatDecoder = RnnEncoderDecoder<FloatRnnNumerics>;
+  using IntegerDecoder = RnnEncoderDecoder<IntegerRnnNumerics>;
+  using FloatTransformer = TransformerEncoderDecoder<TransformerSublayers>;
+  using IntegerTransformer = TransformerEncoderDecoder<IntegerTransformerSublayers>;
   static constexpr size_t kStorage =
       LargerSize(LargerSize(sizeof(FloatDecoder), sizeof(IntegerDecoder)),
              LargerSize(sizeof(FloatTransformer), sizeof(IntegerTransformer)));

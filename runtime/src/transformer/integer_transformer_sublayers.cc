@@ -38,8 +38,8 @@ void InverseSqrtMultiplier(int64_t v, int32_t* multiplier, int32_t* shift) {
 }  // namespace
 
 Status IntegerTransformerSublayers::Prepare(const Model& model, const KernelTable* kernels,
-                                            int32_t max_rows, int32_t max_sources,
-                                            int32_t max_len, Arena* arena, ErrorDetail* detail) {
+                                            int32_t max_rows, int32_t max_sources, int32_t max_len,
+                                            Arena* arena, ErrorDetail* detail) {
   (void)max_rows;
   (void)max_sources;
   const TransformerConfig& t = model.config().transformer;
@@ -54,8 +54,10 @@ Status IntegerTransformerSublayers::Prepare(const Model& model, const KernelTabl
                         " lacks the int8-full Transformer's kernels");
   }
   if (t.d_model > fxp::kLayerNormMaxLength) {
-    return detail->Fail(Status::kUnsupported, "d_model ", t.d_model, " above the integer layer "
-                        "norm's ", fxp::kLayerNormMaxLength);
+    return detail->Fail(Status::kUnsupported, "d_model ", t.d_model,
+                        " above the integer layer "
+                        "norm's ",
+                        fxp::kLayerNormMaxLength);
   }
   k_ = kernels;
   d_ = t.d_model;
@@ -72,20 +74,19 @@ Status IntegerTransformerSublayers::Prepare(const Model& model, const KernelTabl
 }
 
 Status IntegerTransformerSublayers::BindEmbedding(const Model& model, const char* name,
-                                                  int32_t rows, int32_t cols, Arena*,
-                                                  Matrix* out, ErrorDetail* detail) const {
+                                                  int32_t rows, int32_t cols, Arena*, Matrix* out,
+                                                  ErrorDetail* detail) const {
   return BindIntMatrix(model, name, rows, cols, kOneScaleBits, out, detail);
 }
 
-Status IntegerTransformerSublayers::BindMatrix(const Model& model, const char* name,
-                                               int32_t rows, int32_t cols, Arena*, Matrix* out,
+Status IntegerTransformerSublayers::BindMatrix(const Model& model, const char* name, int32_t rows,
+                                               int32_t cols, Arena*, Matrix* out,
                                                ErrorDetail* detail) const {
   return BindIntMatrix(model, name, rows, cols, kOneScaleBits, out, detail);
 }
 
-Status IntegerTransformerSublayers::BindVector(const Model& model, const char* name,
-                                               int32_t size, const Param** out,
-                                               ErrorDetail* detail) const {
+Status IntegerTransformerSublayers::BindVector(const Model& model, const char* name, int32_t size,
+                                               const Param** out, ErrorDetail* detail) const {
   return BindBiasQ20(model, name, size, out, detail);
 }
 
@@ -181,8 +182,8 @@ void IntegerTransformerSublayers::Project(const Matrix& w, const Param* bias, in
                                           const Act* in, const ActivationFormat& in_format,
                                           const ActivationFormat& out_format, Act* out,
                                           Acc* scratch) const {
-  k_->fully_connected_s8_s32(rows, w.cols, w.rows, in, w.cols, w.w, w.cols, w.multiplier,
-                             w.shift, in_format.int_bits - 7, bias, scratch, false);
+  k_->fully_connected_s8_s32(rows, w.cols, w.rows, in, w.cols, w.w, w.cols, w.multiplier, w.shift,
+                             in_format.int_bits - 7, bias, scratch, false);
   ToInt8(static_cast<int64_t>(rows) * w.rows, scratch, out_format, false, out);
 }
 
@@ -242,9 +243,8 @@ void IntegerTransformerSublayers::Close(const Matrix& w, const Param* bias, int3
   AddToStream(rows, scratch, x, norm, residual);
 }
 
-void IntegerTransformerSublayers::FeedForwardBlock(int32_t rows, const FeedForward& w,
-                                                   const Act* y, Act* hidden, Stream* x,
-                                                   const Norm& norm,
+void IntegerTransformerSublayers::FeedForwardBlock(int32_t rows, const FeedForward& w, const Act* y,
+                                                   Act* hidden, Stream* x, const Norm& norm,
                                                    const ActivationFormat& residual,
                                                    Acc* scratch) const {
   const Matrix& l1 = w.linear1;
@@ -260,9 +260,8 @@ void IntegerTransformerSublayers::FeedForwardBlock(int32_t rows, const FeedForwa
   } else {
     k_->requantize_s32_s8(static_cast<int32_t>(n), scratch, Int8Shift(w.hidden), true, hidden);
   }
-  k_->fully_connected_s8_s32(rows, l2.cols, l2.rows, hidden, l2.cols, l2.w, l2.cols,
-                             l2.multiplier, l2.shift, w.hidden.int_bits - 7, w.bias2, scratch,
-                             false);
+  k_->fully_connected_s8_s32(rows, l2.cols, l2.rows, hidden, l2.cols, l2.w, l2.cols, l2.multiplier,
+                             l2.shift, w.hidden.int_bits - 7, w.bias2, scratch, false);
   AddToStream(rows, scratch, x, norm, residual);
 }
 
@@ -280,8 +279,8 @@ void IntegerTransformerSublayers::Generate(const Matrix& w, const Param* bias, i
                                            const Act* in, const ActivationFormat& in_format,
                                            Acc* logits, float* log_probs,
                                            int32_t* log_probs_q16) const {
-  k_->fully_connected_s8_s32(rows, w.cols, w.rows, in, w.cols, w.w, w.cols, w.multiplier,
-                             w.shift, in_format.int_bits - 7, bias, logits, false);
+  k_->fully_connected_s8_s32(rows, w.cols, w.rows, in, w.cols, w.w, w.cols, w.multiplier, w.shift,
+                             in_format.int_bits - 7, bias, logits, false);
   const int32_t V = w.rows;
   for (int32_t r = 0; r < rows; ++r) {
     const int64_t offset = static_cast<int64_t>(r) * V;

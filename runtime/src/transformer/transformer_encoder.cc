@@ -18,9 +18,10 @@ Status TransformerEncoder<Sub>::Prepare(const Sub* sub, const Model& model, int3
                         " out of range (this build supports up to ", kMaxTransformerLayers, ")");
   }
   const int32_t d = c.transformer.d_model, ffn = c.transformer.ffn;
+  EDGENMT_RETURN_IF_ERROR(sub->BindEmbedding(model, "src_embed.weight", c.src_vocab_size, d, arena,
+                                             &embedding_, detail));
   EDGENMT_RETURN_IF_ERROR(
-      sub->BindEmbedding(model, "src_embed.weight", c.src_vocab_size, d, arena, &embedding_, detail));
-  EDGENMT_RETURN_IF_ERROR(sub->BindPositions(model, "src_pos", c.max_src_len, d, &positions_, detail));
+      sub->BindPositions(model, "src_pos", c.max_src_len, d, &positions_, detail));
   EDGENMT_RETURN_IF_ERROR(sub->BindFormat(model, "encoder.residual", &residual_format_, detail));
   EDGENMT_RETURN_IF_ERROR(sub->BindFormat(model, "encoder.memory", &memory_format_, detail));
   layer_ = arena->AllocateArray<EncoderLayerWeights<Sub>>(static_cast<size_t>(layers_));
@@ -28,9 +29,12 @@ Status TransformerEncoder<Sub>::Prepare(const Sub* sub, const Model& model, int3
     EncoderLayerWeights<Sub>& w = layer_ != nullptr ? layer_[l] : measuring_layer_;
     EDGENMT_RETURN_IF_ERROR(
         BindAttention(*sub, model, "encoder.", l, ".self_attn", d, arena, &w.self_attn, detail));
-    EDGENMT_RETURN_IF_ERROR(BindLayerNorm(*sub, model, "encoder.", l, "norm1", d, &w.norm1, detail));
-    EDGENMT_RETURN_IF_ERROR(BindFeedForward(*sub, model, "encoder.", l, d, ffn, arena, &w.ffn, detail));
-    EDGENMT_RETURN_IF_ERROR(BindLayerNorm(*sub, model, "encoder.", l, "norm2", d, &w.norm2, detail));
+    EDGENMT_RETURN_IF_ERROR(
+        BindLayerNorm(*sub, model, "encoder.", l, "norm1", d, &w.norm1, detail));
+    EDGENMT_RETURN_IF_ERROR(
+        BindFeedForward(*sub, model, "encoder.", l, d, ffn, arena, &w.ffn, detail));
+    EDGENMT_RETURN_IF_ERROR(
+        BindLayerNorm(*sub, model, "encoder.", l, "norm2", d, &w.norm2, detail));
   }
   if (pre_norm_) {
     EDGENMT_RETURN_IF_ERROR(

@@ -1,7 +1,7 @@
 // The Transformer's encoder stack over one source: scaled embeddings plus positions, then per
 // layer self-attention over every source position and the feed-forward block (pre- or
 // post-norm), and the final norm of a pre-norm stack. Its output feeds the decoder's
-// cross-attention keys and values (transformer_decoder.h), which are computed from it once per
+// cross-attention keys and values (transformer_encoder_decoder.h), which are computed from it once per
 // source. Written once over the scheme's sublayer arithmetic `Sub` (transformer_weights.h).
 #ifndef EDGENMT_TRANSFORMER_TRANSFORMER_ENCODER_H_
 #define EDGENMT_TRANSFORMER_TRANSFORMER_ENCODER_H_

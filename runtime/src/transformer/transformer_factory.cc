@@ -3,7 +3,7 @@
 #include <new>
 
 #include "transformer/integer_transformer_sublayers.h"
-#include "transformer/transformer_decoder.h"
+#include "transformer/transformer_encoder_decoder.h"
 #include "transformer/transformer_sublayers.h"
 
 namespace edgenmt {
@@ -14,8 +14,9 @@ Status Place(void* storage, size_t storage_bytes, const Model& model, const Kern
              const DecoderLimits& limits, Arena* arena, ErrorDetail* detail,
              SequenceDecoder** decoder, ActivationObserver** observer) {
   if (storage_bytes < sizeof(Decoder)) {
-    return detail->Fail(Status::kInternal, "decoder storage of ", static_cast<int64_t>(storage_bytes),
-                        " bytes < ", static_cast<int64_t>(sizeof(Decoder)));
+    return detail->Fail(Status::kInternal, "decoder storage of ",
+                        static_cast<int64_t>(storage_bytes), " bytes < ",
+                        static_cast<int64_t>(sizeof(Decoder)));
   }
   Decoder* d = new (storage) Decoder();
   EDGENMT_RETURN_IF_ERROR(d->Prepare(model, kernels, limits, arena, detail));
@@ -31,11 +32,11 @@ Status PrepareTransformerDecoder(void* storage, size_t storage_bytes, const Mode
                                  Arena* arena, ErrorDetail* detail, SequenceDecoder** decoder,
                                  ActivationObserver** observer) {
   if (model.config().scheme == QuantScheme::kInt8Full) {
-    return Place<TransformerDecoder<IntegerTransformerSublayers>>(
+    return Place<TransformerEncoderDecoder<IntegerTransformerSublayers>>(
         storage, storage_bytes, model, kernels, limits, arena, detail, decoder, observer);
   }
-  return Place<TransformerDecoder<TransformerSublayers>>(storage, storage_bytes, model, kernels,
-                                                         limits, arena, detail, decoder, observer);
+  return Place<TransformerEncoderDecoder<TransformerSublayers>>(
+      storage, storage_bytes, model, kernels, limits, arena, detail, decoder, observer);
 }
 
 }  // namespace edgenmt

@@ -1,5 +1,5 @@
 // The Transformer's entry point for the session's decoder factory (decoder/step_decoder.cc):
-// places the scheme's TransformerDecoder in caller storage and prepares it. Builds without
+// places the scheme's TransformerEncoderDecoder in caller storage and prepares it. Builds without
 // EDGENMT_TRANSFORMER leave runtime/src/transformer/ out of the runtime library; a firmware
 // that links its objects (the edgenmt_transformer_objects library) provides this function and
 // so runs Transformers while the library's .text stays the RNN's.

@@ -62,15 +62,16 @@ void TransformerSublayers::Norm1(int32_t rows, const float* x, const Norm& norm,
   }
 }
 
-void TransformerSublayers::Residual(int32_t rows, float* x, const float* o, const Norm& norm) const {
+void TransformerSublayers::Residual(int32_t rows, float* x, const float* o,
+                                    const Norm& norm) const {
   const int64_t n = static_cast<int64_t>(rows) * d_;
   for (int64_t i = 0; i < n; ++i) x[i] += o[i];
   if (!pre_norm_) Norm1(rows, x, norm, x);
 }
 
 void TransformerSublayers::Embed(int32_t rows, const int32_t* ids, const Matrix& table,
-                                 const Param* const* positions, const ActivationFormat&,
-                                 Stream* x, Acc*) const {
+                                 const Param* const* positions, const ActivationFormat&, Stream* x,
+                                 Acc*) const {
   const KernelTable& k = numerics_.kernels();
   if (table.s8 != nullptr) {
     k.embedding_lookup_s8_f32(rows, ids, table.s8, table.row_scales, d_, x, d_);
@@ -85,16 +86,16 @@ void TransformerSublayers::Embed(int32_t rows, const int32_t* ids, const Matrix&
 }
 
 const float* TransformerSublayers::Input(int32_t rows, const Stream* x, const Norm& norm,
-                                         const ActivationFormat&, const ActivationFormat&,
-                                         Act* y, Acc*) const {
+                                         const ActivationFormat&, const ActivationFormat&, Act* y,
+                                         Acc*) const {
   if (!pre_norm_) return x;
   Norm1(rows, x, norm, y);
   return y;
 }
 
-void TransformerSublayers::Project(const Matrix& w, const Param* bias, int32_t rows,
-                                   const Act* in, const ActivationFormat&,
-                                   const ActivationFormat&, Act* out, Acc*) const {
+void TransformerSublayers::Project(const Matrix& w, const Param* bias, int32_t rows, const Act* in,
+                                   const ActivationFormat&, const ActivationFormat&, Act* out,
+                                   Acc*) const {
   numerics_.Linear(w, rows, in, bias, out, false);
 }
 
@@ -156,16 +157,16 @@ void TransformerSublayers::FeedForwardBlock(int32_t rows, const FeedForward& w, 
 }
 
 const float* TransformerSublayers::Output(int32_t rows, const Stream* x, const Norm* final_norm,
-                                          const ActivationFormat&, const ActivationFormat&,
-                                          Act* y, Acc*) const {
+                                          const ActivationFormat&, const ActivationFormat&, Act* y,
+                                          Acc*) const {
   if (final_norm == nullptr) return x;
   Norm1(rows, x, *final_norm, y);
   return y;
 }
 
-void TransformerSublayers::Generate(const Matrix& w, const Param* bias, int32_t rows,
-                                    const Act* in, const ActivationFormat&, Acc* logits,
-                                    float* log_probs, int32_t*) const {
+void TransformerSublayers::Generate(const Matrix& w, const Param* bias, int32_t rows, const Act* in,
+                                    const ActivationFormat&, Acc* logits, float* log_probs,
+                                    int32_t*) const {
   numerics_.Linear(w, rows, in, bias, logits, false);
   const int32_t V = w.rows;
   for (int32_t r = 0; r < rows; ++r) {

@@ -2,7 +2,7 @@
 // schemes (float32, int8 hybrid: the products go through FloatNumerics): scaled embeddings,
 // sublayer inputs and residuals for pre- or post-norm, projections, multi-head attention of
 // one query row, the feed-forward block and the generator. integer_transformer_sublayers.h is
-// the same interface in integers; transformer_encoder.h and transformer_decoder.h are written
+// the same interface in integers; transformer_encoder.h and transformer_encoder_decoder.h are written
 // once over both. Activation formats are ignored here. Compute calls never fail and never
 // allocate.
 #ifndef EDGENMT_TRANSFORMER_TRANSFORMER_SUBLAYERS_H_

@@ -17,22 +17,20 @@ template <typename Sub>
 __attribute__((noinline)) Status BindProjection(const Sub& sub, const Model& model,
                                                 const char* prefix, int32_t layer,
                                                 const char* block, const char* projection,
-                                                int32_t d, Arena* arena,
-                                                typename Sub::Matrix* w,
+                                                int32_t d, Arena* arena, typename Sub::Matrix* w,
                                                 const typename Sub::Param** bias,
                                                 ErrorDetail* detail) {
-  EDGENMT_RETURN_IF_ERROR(sub.BindMatrix(
-      model, AttentionName(prefix, layer, block, projection, ".weight").c_str(), d, d, arena, w,
-      detail));
-  return sub.BindVector(model, AttentionName(prefix, layer, block, projection, ".bias").c_str(),
-                        d, bias, detail);
+  EDGENMT_RETURN_IF_ERROR(
+      sub.BindMatrix(model, AttentionName(prefix, layer, block, projection, ".weight").c_str(), d,
+                     d, arena, w, detail));
+  return sub.BindVector(model, AttentionName(prefix, layer, block, projection, ".bias").c_str(), d,
+                        bias, detail);
 }
 
 template <typename Sub>
-__attribute__((noinline)) Status BindFormat(const Sub& sub, const Model& model,
-                                            const char* prefix, int32_t layer, const char* block,
-                                            const char* what, ActivationFormat* out,
-                                            ErrorDetail* detail) {
+__attribute__((noinline)) Status BindFormat(const Sub& sub, const Model& model, const char* prefix,
+                                            int32_t layer, const char* block, const char* what,
+                                            ActivationFormat* out, ErrorDetail* detail) {
   return sub.BindFormat(model, NameBuilder(prefix, layer, block, what).c_str(), out, detail);
 }
 
@@ -50,9 +48,12 @@ Status BindAttention(const Sub& sub, const Model& model, const char* prefix, int
                                          &out->v, &out->v_bias, detail));
   EDGENMT_RETURN_IF_ERROR(BindProjection(sub, model, prefix, layer, block, "out_proj", d, arena,
                                          &out->out, &out->out_bias, detail));
-  EDGENMT_RETURN_IF_ERROR(BindFormat(sub, model, prefix, layer, block, ".input", &out->input, detail));
-  EDGENMT_RETURN_IF_ERROR(BindFormat(sub, model, prefix, layer, block, ".q", &out->q_format, detail));
-  EDGENMT_RETURN_IF_ERROR(BindFormat(sub, model, prefix, layer, block, ".k", &out->k_format, detail));
+  EDGENMT_RETURN_IF_ERROR(
+      BindFormat(sub, model, prefix, layer, block, ".input", &out->input, detail));
+  EDGENMT_RETURN_IF_ERROR(
+      BindFormat(sub, model, prefix, layer, block, ".q", &out->q_format, detail));
+  EDGENMT_RETURN_IF_ERROR(
+      BindFormat(sub, model, prefix, layer, block, ".k", &out->k_format, detail));
   return BindFormat(sub, model, prefix, layer, block, ".v", &out->v_format, detail);
 }
 
@@ -60,15 +61,18 @@ template <typename Sub>
 Status BindFeedForward(const Sub& sub, const Model& model, const char* prefix, int32_t layer,
                        int32_t d, int32_t ffn, Arena* arena, FeedForwardWeights<Sub>* out,
                        ErrorDetail* detail) {
-  EDGENMT_RETURN_IF_ERROR(sub.BindMatrix(model, NameBuilder(prefix, layer, ".linear1.weight").c_str(),
-                                         ffn, d, arena, &out->linear1, detail));
+  EDGENMT_RETURN_IF_ERROR(sub.BindMatrix(model,
+                                         NameBuilder(prefix, layer, ".linear1.weight").c_str(), ffn,
+                                         d, arena, &out->linear1, detail));
   EDGENMT_RETURN_IF_ERROR(sub.BindVector(model, NameBuilder(prefix, layer, ".linear1.bias").c_str(),
                                          ffn, &out->bias1, detail));
-  EDGENMT_RETURN_IF_ERROR(sub.BindMatrix(model, NameBuilder(prefix, layer, ".linear2.weight").c_str(),
-                                         d, ffn, arena, &out->linear2, detail));
+  EDGENMT_RETURN_IF_ERROR(sub.BindMatrix(model,
+                                         NameBuilder(prefix, layer, ".linear2.weight").c_str(), d,
+                                         ffn, arena, &out->linear2, detail));
   EDGENMT_RETURN_IF_ERROR(sub.BindVector(model, NameBuilder(prefix, layer, ".linear2.bias").c_str(),
                                          d, &out->bias2, detail));
-  EDGENMT_RETURN_IF_ERROR(BindFormat(sub, model, prefix, layer, ".ffn", ".input", &out->input, detail));
+  EDGENMT_RETURN_IF_ERROR(
+      BindFormat(sub, model, prefix, layer, ".ffn", ".input", &out->input, detail));
   return BindFormat(sub, model, prefix, layer, ".ffn", ".hidden", &out->hidden, detail);
 }
 
@@ -86,15 +90,13 @@ Status BindLayerNorm(const Sub& sub, const Model& model, const char* prefix, int
                         &out->shift, detail);
 }
 
-#define EDGENMT_INSTANTIATE_TRANSFORMER_BINDERS(Sub)                                             \
-  template Status BindAttention<Sub>(const Sub&, const Model&, const char*, int32_t,           \
-                                     const char*, int32_t, Arena*, AttentionWeights<Sub>*,      \
-                                     ErrorDetail*);                                             \
-  template Status BindFeedForward<Sub>(const Sub&, const Model&, const char*, int32_t,         \
-                                       int32_t, int32_t, Arena*, FeedForwardWeights<Sub>*,      \
-                                       ErrorDetail*);                                           \
-  template Status BindLayerNorm<Sub>(const Sub&, const Model&, const char*, int32_t,           \
-                                     const char*, int32_t, LayerNormWeights<Sub>*, ErrorDetail*);
+#define EDGENMT_INSTANTIATE_TRANSFORMER_BINDERS(Sub)                                              \
+  template Status BindAttention<Sub>(const Sub&, const Model&, const char*, int32_t, const char*, \
+                                     int32_t, Arena*, AttentionWeights<Sub>*, ErrorDetail*);      \
+  template Status BindFeedForward<Sub>(const Sub&, const Model&, const char*, int32_t, int32_t,   \
+                                       int32_t, Arena*, FeedForwardWeights<Sub>*, ErrorDetail*);  \
+  template Status BindLayerNorm<Sub>(const Sub&, const Model&, const char*, int32_t, const char*, \
+                                     int32_t, LayerNormWeights<Sub>*, ErrorDetail*);
 EDGENMT_INSTANTIATE_TRANSFORMER_BINDERS(TransformerSublayers)
 EDGENMT_INSTANTIATE_TRANSFORMER_BINDERS(IntegerTransformerSublayers)
 #undef EDGENMT_INSTANTIATE_TRANSFORMER_BINDERS

@@ -1,4 +1,4 @@
-#include "transformer/transformer_decoder.h"
+#include "transformer/transformer_encoder_decoder.h"
 
 #include <string.h>
 
@@ -9,23 +9,23 @@
 namespace edgenmt {
 
 template <typename Sub>
-Status TransformerDecoder<Sub>::Prepare(const Model& model, const KernelTable* kernels,
-                                   const DecoderLimits& limits, Arena* arena,
-                                   ErrorDetail* detail) {
+Status TransformerEncoderDecoder<Sub>::Prepare(const Model& model, const KernelTable* kernels,
+                                               const DecoderLimits& limits, Arena* arena,
+                                               ErrorDetail* detail) {
   const ModelConfig& c = model.config();
   const TransformerConfig& t = c.transformer;
   if (kernels == nullptr || limits.max_src_len < 1 || limits.max_rows < 1 ||
       limits.max_tgt_len < 0 || limits.max_sources < 1 ||
       limits.max_rows % limits.max_sources != 0) {
-    return detail->Fail(Status::kInvalidArgument, "decoder needs kernels, max_src_len >= 1, "
+    return detail->Fail(Status::kInvalidArgument,
+                        "decoder needs kernels, max_src_len >= 1, "
                         "max_tgt_len >= 0 and max_rows a multiple of max_sources");
   }
   // 0: as long as the model's target positions allow.
   const int32_t max_tgt_len = limits.max_tgt_len == 0 ? t.max_tgt_len : limits.max_tgt_len;
   if (max_tgt_len > t.max_tgt_len) {
     return detail->Fail(Status::kLimitExceeded, "max_tgt_len ", limits.max_tgt_len,
-                        " exceeds the model's target positions (max_tgt_len ", t.max_tgt_len,
-                        ")");
+                        " exceeds the model's target positions (max_tgt_len ", t.max_tgt_len, ")");
   }
   if (c.dec_layers > kMaxTransformerLayers) {
     return detail->Fail(Status::kUnsupported, "dec_layers ", c.dec_layers,
@@ -90,13 +90,15 @@ Status TransformerDecoder<Sub>::Prepare(const Model& model, const KernelTable* k
 }
 
 template <typename Sub>
-Status TransformerDecoder<Sub>::PrepareWeights(const Model& model, Arena* arena, ErrorDetail* detail) {
+Status TransformerEncoderDecoder<Sub>::PrepareWeights(const Model& model, Arena* arena,
+                                                      ErrorDetail* detail) {
   const ModelConfig& c = model.config();
   const TransformerConfig& t = c.transformer;
   const Sub& n = sub_;
-  EDGENMT_RETURN_IF_ERROR(n.BindEmbedding(model, "tgt_embed.weight", vocab_size_, d_, arena,
-                                          &embedding_, detail));
-  EDGENMT_RETURN_IF_ERROR(n.BindPositions(model, "tgt_pos", t.max_tgt_len, d_, &positions_, detail));
+  EDGENMT_RETURN_IF_ERROR(
+      n.BindEmbedding(model, "tgt_embed.weight", vocab_size_, d_, arena, &embedding_, detail));
+  EDGENMT_RETURN_IF_ERROR(
+      n.BindPositions(model, "tgt_pos", t.max_tgt_len, d_, &positions_, detail));
   EDGENMT_RETURN_IF_ERROR(n.BindFormat(model, "decoder.residual", &residual_format_, detail));
   EDGENMT_RETURN_IF_ERROR(n.BindFormat(model, "decoder.output", &output_format_, detail));
   layer_ = arena->AllocateArray<DecoderLayerWeights<Sub>>(static_cast<size_t>(layers_));
@@ -116,36 +118,38 @@ Status TransformerDecoder<Sub>::PrepareWeights(const Model& model, Arena* arena,
     EDGENMT_RETURN_IF_ERROR(
         BindLayerNorm(n, model, "", -1, "decoder_norm", d_, &final_norm_, detail));
   }
-  EDGENMT_RETURN_IF_ERROR(n.BindMatrix(model, t.tie_output ? "tgt_embed.weight" : "generator.weight",
+  EDGENMT_RETURN_IF_ERROR(n.BindMatrix(model,
+                                       t.tie_output ? "tgt_embed.weight" : "generator.weight",
                                        vocab_size_, d_, arena, &generator_, detail));
   return n.BindVector(model, "generator.bias", vocab_size_, &generator_bias_, detail);
 }
 
 template <typename Sub>
-int64_t TransformerDecoder<Sub>::CrossOffset(int32_t slot, int32_t layer) const {
+int64_t TransformerEncoderDecoder<Sub>::CrossOffset(int32_t slot, int32_t layer) const {
   return (static_cast<int64_t>(slot) * layers_ + layer) * max_src_len_ * d_;
 }
 
 template <typename Sub>
-int64_t TransformerDecoder<Sub>::SelfOffset(int32_t slot, int32_t layer, int32_t t, int32_t k) const {
+int64_t TransformerEncoderDecoder<Sub>::SelfOffset(int32_t slot, int32_t layer, int32_t t,
+                                                   int32_t k) const {
   return (((static_cast<int64_t>(slot) * layers_ + layer) * max_tgt_len_ + t) * beam_ + k) * d_;
 }
 
 template <typename Sub>
-int64_t TransformerDecoder<Sub>::FromOffset(int32_t slot, int32_t t, int32_t k) const {
+int64_t TransformerEncoderDecoder<Sub>::FromOffset(int32_t slot, int32_t t, int32_t k) const {
   return (static_cast<int64_t>(slot) * max_tgt_len_ + t) * beam_ + k;
 }
 
 template <typename Sub>
-void TransformerDecoder<Sub>::Encode(const int32_t* src_ids, int32_t src_len) {
+void TransformerEncoderDecoder<Sub>::Encode(const int32_t* src_ids, int32_t src_len) {
   EncodeSource(0, src_ids, src_len, 0);
   rows_ = 1;
   step_ = 0;
 }
 
 template <typename Sub>
-void TransformerDecoder<Sub>::EncodeSource(int32_t slot, const int32_t* src_ids, int32_t src_len,
-                                      int32_t row) {
+void TransformerEncoderDecoder<Sub>::EncodeSource(int32_t slot, const int32_t* src_ids,
+                                                  int32_t src_len, int32_t row) {
   const Act* memory = encoder_.Encode(src_ids, src_len);
   ProfileScope profile(ProfileStage::kEncoder);
   const ActivationFormat& memory_format = encoder_.memory_format();
@@ -163,28 +167,30 @@ void TransformerDecoder<Sub>::EncodeSource(int32_t slot, const int32_t* src_ids,
 }
 
 template <typename Sub>
-void TransformerDecoder<Sub>::EncodeSources(int32_t count, const int32_t* slots,
-                                       const int32_t* const* src_ids, const int32_t* src_lens,
-                                       int32_t first_row) {
-  for (int32_t i = 0; i < count; ++i) EncodeSource(slots[i], src_ids[i], src_lens[i], first_row + i);
+void TransformerEncoderDecoder<Sub>::EncodeSources(int32_t count, const int32_t* slots,
+                                                   const int32_t* const* src_ids,
+                                                   const int32_t* src_lens, int32_t first_row) {
+  for (int32_t i = 0; i < count; ++i)
+    EncodeSource(slots[i], src_ids[i], src_lens[i], first_row + i);
 }
 
 template <typename Sub>
-void TransformerDecoder<Sub>::Step(const int32_t* prev_tokens, int32_t rows) {
+void TransformerEncoderDecoder<Sub>::Step(const int32_t* prev_tokens, int32_t rows) {
   const RowBlock block{0, 0, rows, step_};
   StepBlocks(prev_tokens, &block, 1);
   ++step_;
 }
 
 template <typename Sub>
-void TransformerDecoder<Sub>::Reorder(const int32_t* parents, int32_t new_rows) {
+void TransformerEncoderDecoder<Sub>::Reorder(const int32_t* parents, int32_t new_rows) {
   for (int32_t r = 0; r < new_rows; ++r) gather_[r] = last_index_[parents[r]];
   memcpy(last_index_, gather_, sizeof(int32_t) * static_cast<size_t>(new_rows));
   rows_ = new_rows;
 }
 
 template <typename Sub>
-void TransformerDecoder<Sub>::SelfAttention(int32_t layer, const RowBlock* blocks, int32_t num_blocks) {
+void TransformerEncoderDecoder<Sub>::SelfAttention(int32_t layer, const RowBlock* blocks,
+                                                   int32_t num_blocks) {
   for (int32_t b = 0; b < num_blocks; ++b) {
     const RowBlock& block = blocks[b];
     const int32_t t = block.step;
@@ -220,8 +226,8 @@ void TransformerDecoder<Sub>::SelfAttention(int32_t layer, const RowBlock* block
 }
 
 template <typename Sub>
-void TransformerDecoder<Sub>::CrossAttention(int32_t layer, const RowBlock* blocks, int32_t num_blocks,
-                                        bool last) {
+void TransformerEncoderDecoder<Sub>::CrossAttention(int32_t layer, const RowBlock* blocks,
+                                                    int32_t num_blocks, bool last) {
   for (int32_t b = 0; b < num_blocks; ++b) {
     const RowBlock& block = blocks[b];
     const int32_t S = slot_src_len_[block.slot];
@@ -246,8 +252,8 @@ void TransformerDecoder<Sub>::CrossAttention(int32_t layer, const RowBlock* bloc
 }
 
 template <typename Sub>
-void TransformerDecoder<Sub>::StepBlocks(const int32_t* prev_tokens, const RowBlock* blocks,
-                                    int32_t num_blocks) {
+void TransformerEncoderDecoder<Sub>::StepBlocks(const int32_t* prev_tokens, const RowBlock* blocks,
+                                                int32_t num_blocks) {
   ProfileScope step_profile(ProfileStage::kDecoderStep);
   int32_t rows = 0;
   for (int32_t b = 0; b < num_blocks; ++b) {
@@ -291,7 +297,7 @@ void TransformerDecoder<Sub>::StepBlocks(const int32_t* prev_tokens, const RowBl
   }
 }
 
-template class TransformerDecoder<TransformerSublayers>;
-template class TransformerDecoder<IntegerTransformerSublayers>;
+template class TransformerEncoderDecoder<TransformerSublayers>;
+template class TransformerEncoderDecoder<IntegerTransformerSublayers>;
 
 }  // namespace edgenmt

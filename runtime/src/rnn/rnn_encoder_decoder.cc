@@ -1,24 +1,26 @@
-#include "rnn/rnn_decoder.h"
+#include "rnn/rnn_encoder_decoder.h"
 
 #include <string.h>
 
 #include <type_traits>
 
 #include "edgenmt/tensor_layout.h"
+#include "profile_scope.h"
 #include "rnn/float_rnn_numerics.h"
 #include "rnn/integer_rnn_numerics.h"
-#include "profile_scope.h"
 
 namespace edgenmt {
 
 template <class N>
-Status RnnDecoder<N>::Prepare(const Model& model, const KernelTable* kernels,
-                              const DecoderLimits& limits, Arena* arena, ErrorDetail* detail) {
+Status RnnEncoderDecoder<N>::Prepare(const Model& model, const KernelTable* kernels,
+                                     const DecoderLimits& limits, Arena* arena,
+                                     ErrorDetail* detail) {
   const ModelConfig& c = model.config();
   const int32_t max_rows = limits.max_rows;
   if (kernels == nullptr || limits.max_src_len < 1 || max_rows < 1 || limits.max_sources < 1 ||
       limits.max_sources > max_rows) {
-    return detail->Fail(Status::kInvalidArgument, "decoder needs kernels, max_src_len >= 1 and "
+    return detail->Fail(Status::kInvalidArgument,
+                        "decoder needs kernels, max_src_len >= 1 and "
                         "1 <= max_sources <= max_rows");
   }
   if (c.dec_layers < 1 || c.dec_layers > kMaxRuntimeLayers) {
@@ -64,10 +66,12 @@ Status RnnDecoder<N>::Prepare(const Model& model, const KernelTable* kernels,
                 ? arena->AllocateScratchArray<Hidden>(rows, static_cast<size_t>(context_size_) + H)
                 : nullptr;
   const int32_t input_size = DecoderInputSize(c);
-  input_scratch_ = arena->AllocateScratchArray<Hidden>(N::InputScratchElements(max_rows, input_size));
+  input_scratch_ =
+      arena->AllocateScratchArray<Hidden>(N::InputScratchElements(max_rows, input_size));
   gates_ = arena->AllocateScratchArray<Acc>(rows, static_cast<size_t>(GateCount(c.cell)) * H);
   // The float scheme computes products straight into h̃ and the log-probs (Acc is their type).
-  acc_ = std::is_same<Acc, float>::value ? nullptr : arena->AllocateScratchArray<Acc>(rows, V > H ? V : H);
+  acc_ = std::is_same<Acc, float>::value ? nullptr
+                                         : arena->AllocateScratchArray<Acc>(rows, V > H ? V : H);
   log_probs_ = arena->AllocateScratchArray<float>(rows, V);
   if constexpr (std::is_same<typename N::LogProb, float>::value) {
     exact_log_probs_ = log_probs_;
@@ -82,8 +86,8 @@ Status RnnDecoder<N>::Prepare(const Model& model, const KernelTable* kernels,
 }
 
 template <class N>
-Status RnnDecoder<N>::PrepareLayers(const Model& model, const DecoderLimits& limits,
-                                    Arena* arena, ErrorDetail* detail) {
+Status RnnEncoderDecoder<N>::PrepareLayers(const Model& model, const DecoderLimits& limits,
+                                           Arena* arena, ErrorDetail* detail) {
   const ModelConfig& c = model.config();
   const int32_t max_src_len = limits.max_src_len;
   const N* n = &numerics_;
@@ -108,26 +112,26 @@ Status RnnDecoder<N>::PrepareLayers(const Model& model, const DecoderLimits& lim
     EDGENMT_RETURN_IF_ERROR(cells_[l].Prepare(n, model, b, max_rows_, l > 0, arena, detail));
   }
   if (has_attention()) {
-    EDGENMT_RETURN_IF_ERROR(attention_.Prepare(n, model, max_src_len, max_rows_,
-                                               limits.max_sources, arena, detail));
+    EDGENMT_RETURN_IF_ERROR(
+        attention_.Prepare(n, model, max_src_len, max_rows_, limits.max_sources, arena, detail));
   }
   EDGENMT_RETURN_IF_ERROR(n->BindMatrix(model, "attn_out.weight", hidden_size_,
                                         context_size_ + hidden_size_, arena, &attn_out_, detail));
-  EDGENMT_RETURN_IF_ERROR(n->BindMatrix(model, "generator.weight", vocab_size_, hidden_size_,
-                                        arena, &generator_, detail));
+  EDGENMT_RETURN_IF_ERROR(n->BindMatrix(model, "generator.weight", vocab_size_, hidden_size_, arena,
+                                        &generator_, detail));
   return n->BindBias(model, "generator.bias", vocab_size_, &generator_bias_, detail);
 }
 
 template <class N>
-void RnnDecoder<N>::Encode(const int32_t* src_ids, int32_t src_len) {
+void RnnEncoderDecoder<N>::Encode(const int32_t* src_ids, int32_t src_len) {
   EncodeSource(0, src_ids, src_len, 0);
   rows_ = 1;
   step_ = 0;
 }
 
 template <class N>
-void RnnDecoder<N>::EncodeSource(int32_t slot, const int32_t* src_ids, int32_t src_len,
-                                 int32_t row) {
+void RnnEncoderDecoder<N>::EncodeSource(int32_t slot, const int32_t* src_ids, int32_t src_len,
+                                        int32_t row) {
   src_len_ = src_len;
   encoder_.Encode(slot, src_ids, src_len);
   if (has_attention()) attention_.SetSource(slot, encoder_.outputs(), encoder_.memory(), src_len);
@@ -141,9 +145,9 @@ void RnnDecoder<N>::EncodeSource(int32_t slot, const int32_t* src_ids, int32_t s
 }
 
 template <class N>
-void RnnDecoder<N>::EncodeSources(int32_t count, const int32_t* slots,
-                                  const int32_t* const* src_ids, const int32_t* src_lens,
-                                  int32_t first_row) {
+void RnnEncoderDecoder<N>::EncodeSources(int32_t count, const int32_t* slots,
+                                         const int32_t* const* src_ids, const int32_t* src_lens,
+                                         int32_t first_row) {
   if (count == 1) return EncodeSource(slots[0], src_ids[0], src_lens[0], first_row);
 #if defined(EDGENMT_WITH_BATCH)  // otherwise Init refuses max_batch > 1: count is always 1
   encoder_.EncodeBatch(count, src_ids, src_lens, slots);
@@ -164,7 +168,7 @@ void RnnDecoder<N>::EncodeSources(int32_t count, const int32_t* slots,
 }
 
 template <class N>
-void RnnDecoder<N>::InitialState(const typename Bridge<N>::Source& source, int32_t row) {
+void RnnEncoderDecoder<N>::InitialState(const typename Bridge<N>::Source& source, int32_t row) {
   const int64_t H = hidden_size_;
   Hidden* h0[kMaxRuntimeLayers] = {};
   State* s0[kMaxRuntimeLayers] = {};
@@ -178,15 +182,15 @@ void RnnDecoder<N>::InitialState(const typename Bridge<N>::Source& source, int32
 }
 
 template <class N>
-void RnnDecoder<N>::Step(const int32_t* prev_tokens, int32_t rows) {
+void RnnEncoderDecoder<N>::Step(const int32_t* prev_tokens, int32_t rows) {
   const RowBlock block{0, 0, rows, step_};
   StepBlocks(prev_tokens, &block, 1);
   ++step_;
 }
 
 template <class N>
-void RnnDecoder<N>::StepBlocks(const int32_t* prev_tokens, const RowBlock* blocks,
-                               int32_t num_blocks) {
+void RnnEncoderDecoder<N>::StepBlocks(const int32_t* prev_tokens, const RowBlock* blocks,
+                                      int32_t num_blocks) {
   int32_t rows = 0;
   for (int32_t b = 0; b < num_blocks; ++b) rows += blocks[b].rows;
   rows_ = rows;
@@ -196,10 +200,9 @@ void RnnDecoder<N>::StepBlocks(const int32_t* prev_tokens, const RowBlock* block
   {
     // Layer 0's input u = [E_tgt[y]; c_t (bahdanau); h̃_{t-1} (input feeding)].
     ProfileScope profile(ProfileStage::kRecurrentCell);
-    cells_[0].ProjectEmbedded(rows, prev_tokens, embedding_,
-                              bahdanau ? attention_.context() : nullptr, context_size_,
-                              input_feeding_ ? attentional_ : nullptr, hidden_size_, gates_,
-                              input_scratch_);
+    cells_[0].ProjectEmbedded(
+        rows, prev_tokens, embedding_, bahdanau ? attention_.context() : nullptr, context_size_,
+        input_feeding_ ? attentional_ : nullptr, hidden_size_, gates_, input_scratch_);
     cells_[0].StepProjected(rows, gates_, h_[0], s_[0], h_[0], s_[0]);
   }
   for (int32_t l = 1; l < layers_; ++l) {
@@ -213,7 +216,7 @@ void RnnDecoder<N>::StepBlocks(const int32_t* prev_tokens, const RowBlock* block
 // The top layer's rows attend: what depends on the query alone over every row at once, the
 // rest per source.
 template <class N>
-void RnnDecoder<N>::Attend(const RowBlock* blocks, int32_t num_blocks, int32_t rows) {
+void RnnEncoderDecoder<N>::Attend(const RowBlock* blocks, int32_t num_blocks, int32_t rows) {
   ProfileScope profile(ProfileStage::kAttention);
   const Hidden* query = h_[layers_ - 1];
   attention_.ProjectQueries(rows, query);
@@ -227,7 +230,7 @@ void RnnDecoder<N>::Attend(const RowBlock* blocks, int32_t num_blocks, int32_t r
 
 // h̃_t = tanh(W_c [c_t; h_t]) (tanh(W_c h_t) without attention).
 template <class N>
-void RnnDecoder<N>::AttentionalOutput(int32_t rows) {
+void RnnEncoderDecoder<N>::AttentionalOutput(int32_t rows) {
   ProfileScope profile(ProfileStage::kAttention);
   const int32_t H = hidden_size_;
   const Hidden* top = h_[layers_ - 1];
@@ -249,7 +252,7 @@ void RnnDecoder<N>::AttentionalOutput(int32_t rows) {
 
 // logits = W_o h̃_t + b_o, then log_softmax per row.
 template <class N>
-void RnnDecoder<N>::Generate(int32_t rows) {
+void RnnEncoderDecoder<N>::Generate(int32_t rows) {
   ProfileScope profile(ProfileStage::kOutputProjection);
   const int64_t V = vocab_size_;
   Acc* logits = acc_ != nullptr ? acc_ : reinterpret_cast<Acc*>(log_probs_);
@@ -260,7 +263,7 @@ void RnnDecoder<N>::Generate(int32_t rows) {
 }
 
 template <class N>
-int32_t* RnnDecoder<N>::log_probs_q16() {
+int32_t* RnnEncoderDecoder<N>::log_probs_q16() {
   if constexpr (std::is_same<typename N::LogProb, int32_t>::value) {
     return exact_log_probs_;
   } else {
@@ -269,8 +272,8 @@ int32_t* RnnDecoder<N>::log_probs_q16() {
 }
 
 template <class N>
-void RnnDecoder<N>::Gather(void* buffer, size_t row_bytes, const int32_t* parents,
-                           int32_t new_rows) {
+void RnnEncoderDecoder<N>::Gather(void* buffer, size_t row_bytes, const int32_t* parents,
+                                  int32_t new_rows) {
   unsigned char* bytes = static_cast<unsigned char*>(buffer);
 #if defined(EDGENMT_WITH_BATCH)
   // Strictly increasing parents (greedy rows, finished sources dropped) only move rows down:
@@ -295,7 +298,7 @@ void RnnDecoder<N>::Gather(void* buffer, size_t row_bytes, const int32_t* parent
 }
 
 template <class N>
-void RnnDecoder<N>::Reorder(const int32_t* parents, int32_t new_rows) {
+void RnnEncoderDecoder<N>::Reorder(const int32_t* parents, int32_t new_rows) {
   const size_t H = static_cast<size_t>(hidden_size_);
   for (int32_t l = 0; l < layers_; ++l) {
     Gather(h_[l], sizeof(Hidden) * H, parents, new_rows);
@@ -305,7 +308,7 @@ void RnnDecoder<N>::Reorder(const int32_t* parents, int32_t new_rows) {
   rows_ = new_rows;
 }
 
-template class RnnDecoder<FloatRnnNumerics>;
-template class RnnDecoder<IntegerRnnNumerics>;
+template class RnnEncoderDecoder<FloatRnnNumerics>;
+template class RnnEncoderDecoder<IntegerRnnNumerics>;
 
 }  // namespace edgenmt

@@ -15,8 +15,8 @@
 //
 // Prepare does all validation and takes every buffer from the arena; the compute calls only
 // compute, never fail and never allocate.
-#ifndef EDGENMT_TRANSFORMER_TRANSFORMER_DECODER_H_
-#define EDGENMT_TRANSFORMER_TRANSFORMER_DECODER_H_
+#ifndef EDGENMT_TRANSFORMER_TRANSFORMER_ENCODER_DECODER_H_
+#define EDGENMT_TRANSFORMER_TRANSFORMER_ENCODER_DECODER_H_
 
 #include <stdint.h>
 
@@ -32,7 +32,7 @@
 namespace edgenmt {
 
 template <typename Sub>
-class TransformerDecoder final : public SequenceDecoder, public ActivationObserver {
+class TransformerEncoderDecoder final : public SequenceDecoder, public ActivationObserver {
  public:
   using Act = typename Sub::Act;
 
@@ -132,4 +132,4 @@ class TransformerDecoder final : public SequenceDecoder, public ActivationObserv
 
 }  // namespace edgenmt
 
-#endif  // EDGENMT_TRANSFORMER_TRANSFORMER_DECODER_H_
+#endif  // EDGENMT_TRANSFORMER_TRANSFORMER_ENCODER_DECODER_H_

@@ -1,6 +1,7 @@
 // The RNN encoder-decoder (docs/MODEL.md), written once and instantiated for both numeric
-// schemes: RnnDecoder<FloatRnnNumerics> runs float32 and int8-hybrid files, RnnDecoder<
-// IntegerRnnNumerics> runs int8-full files. Implements SequenceDecoder, which the search drives.
+// schemes: RnnEncoderDecoder<FloatRnnNumerics> runs float32 and int8-hybrid files,
+// RnnEncoderDecoder<IntegerRnnNumerics> int8-full files. It owns the encoder and the decoder
+// layers, and implements SequenceDecoder, which the search drives.
 //
 // Row r of every state buffer is hypothesis r: every layer's h (and State), and h̃ for input
 // feeding; Reorder gathers them so rows may be duplicated, dropped or permuted, and may grow
@@ -8,8 +9,8 @@
 //
 // Prepare does all validation and takes every buffer from the arena; the compute calls only
 // compute, never fail and never allocate.
-#ifndef EDGENMT_RNN_RNN_DECODER_H_
-#define EDGENMT_RNN_RNN_DECODER_H_
+#ifndef EDGENMT_RNN_RNN_ENCODER_DECODER_H_
+#define EDGENMT_RNN_RNN_ENCODER_DECODER_H_
 
 #include <stdint.h>
 
@@ -29,7 +30,7 @@
 namespace edgenmt {
 
 template <class N>
-class RnnDecoder final : public SequenceDecoder, public ActivationObserver {
+class RnnEncoderDecoder final : public SequenceDecoder, public ActivationObserver {
  public:
   using Hidden = typename N::Hidden;
   using State = typename N::State;
@@ -66,7 +67,9 @@ class RnnDecoder final : public SequenceDecoder, public ActivationObserver {
  private:
   template <typename Numerics>
   static void SetCellObserver(Numerics*, int32_t*) {}
-  static void SetCellObserver(IntegerRnnNumerics* n, int32_t* max_abs) { n->set_cell_observer(max_abs); }
+  static void SetCellObserver(IntegerRnnNumerics* n, int32_t* max_abs) {
+    n->set_cell_observer(max_abs);
+  }
   bool has_attention() const { return attention_type_ != AttentionType::kNone; }
   Status PrepareLayers(const Model& model, const DecoderLimits& limits, Arena* arena,
                        ErrorDetail* detail);
@@ -115,4 +118,4 @@ class RnnDecoder final : public SequenceDecoder, public ActivationObserver {
 
 }  // namespace edgenmt
 
-#endif  // EDGENMT_RNN_RNN_DECODER_H_
+#endif  // EDGENMT_RNN_RNN_ENCODER_DECODER_H_
