@@ -9,7 +9,7 @@ converted to float32; EDGENMT_REPO the source tree.
 - attention from translate_nbest equals the CLI's --alignments JSON;
 - on the first 300 test words, greedy and beam 5 outputs equal the PyTorch reference's
   (converter/reference, evaluate.py's options), as the CLI's do (f32_matches_reference_*);
-- the Transformer (issue 25; g2p-en-transformer.{f32,int8}.enmt beside EDGENMT_MODEL when the
+- the Transformer (issue 25; g2p-en-transformer.{f32,int8,int8-full}.enmt beside EDGENMT_MODEL when the
   checkpoint is shipped): the module equals the CLI, greedy and beam 5 with n-best 2 and
   attention, and batch=8 / threads=2 equal one source at a time;
 - Translator(batch=N, threads=M) (issue 24) gives one-at-a-time results, in input order, bad
@@ -258,7 +258,7 @@ class TransformerModel(unittest.TestCase):
 
     def setUp(self):
         self.paths = [os.path.join(os.path.dirname(MODEL), f"g2p-en-transformer.{s}.enmt")
-                      for s in ("f32", "int8")]
+                      for s in ("f32", "int8", "int8-full")]
         if not all(os.path.exists(p) for p in self.paths):
             self.skipTest("g2p-en-transformer files not built (no shipped checkpoint)")
         self.words = test_words()[:self.WORDS]
