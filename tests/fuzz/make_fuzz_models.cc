@@ -50,6 +50,28 @@ std::vector<Variant> Variants() {
   add("lstm-word-nobridge", [](ModelConfig& c) {
     c.tokenizer = TokenizerType::kWord; c.bridge = false; c.dec_layers = 1; c.src_vocab_size = 33;
   });
+  // Transformers: pre-norm ReLU, post-norm GELU with learned positions and its own generator.
+  auto transformer = [](ModelConfig& c, edgenmt::NormPlacement norm,
+                        edgenmt::FeedForwardActivation activation, bool tied) {
+    c.model_type = edgenmt::ModelType::kTransformer;
+    c.enc_layers = 2;
+    c.dec_layers = 1;
+    c.transformer.d_model = 8;
+    c.transformer.heads = 2;
+    c.transformer.ffn = 12;
+    c.transformer.max_tgt_len = 12;
+    c.transformer.activation = activation;
+    c.transformer.norm = norm;
+    c.transformer.positions = tied ? edgenmt::PositionEncoding::kSinusoidal
+                                   : edgenmt::PositionEncoding::kLearned;
+    c.transformer.tie_output = tied;
+  };
+  add("transformer-pre", [&](ModelConfig& c) {
+    transformer(c, edgenmt::NormPlacement::kPre, edgenmt::FeedForwardActivation::kRelu, true);
+  });
+  add("transformer-post-gelu", [&](ModelConfig& c) {
+    transformer(c, edgenmt::NormPlacement::kPost, edgenmt::FeedForwardActivation::kGelu, false);
+  });
   return v;
 }
 
