@@ -18,7 +18,7 @@ On the same first N distinct words of the data file, one word per call, one thre
     --threads 2` (threads 1 is the batch-32 row); the int8 peak of one core (int8_peak.c: a
     vpdpbusd / vpmaddubsw / sdot loop) and each int8-scheme row's fraction of it;
   * the Transformer (transformer_rows.py), its own table on the same words and passes: edgenmt
-    on build/models/g2p-en-transformer.{f32,int8}.enmt for every backend, greedy and beam 5;
+    on build/models/g2p-en-transformer.{f32,int8,int8-full}.enmt for every backend, greedy and beam 5;
     PyTorch float and dynamic int8, greedy and beam 5; ONNX Runtime float and int8 greedy over
     export_onnx_transformer.py's encoder and decoder-step graphs (the self-attention cache in
     and out). No checkpoint or no converted file: "not available" rows, not a failure.
