@@ -8,15 +8,17 @@ namespace edgenmt {
 void ref_layer_norm_s32(int32_t n, const int32_t* x, int32_t x_frac_bits, const int32_t* gain,
                         const int32_t* shift, int32_t* y) {
   int64_t sum = 0;
-  for (int32_t i = 0; i < n; ++i) sum += x[i];
-  const int64_t mean = fxp::RoundingDivide64(sum, n);
-  // Centered values are pre-shifted below 2^25 so that their squares sum exactly in int64.
-  int64_t max_abs = 0;
+  int32_t lowest = x[0], highest = x[0];
   for (int32_t i = 0; i < n; ++i) {
-    const int64_t c = x[i] - mean;
-    const int64_t a = c < 0 ? -c : c;
-    max_abs = a > max_abs ? a : max_abs;
+    sum += x[i];
+    lowest = x[i] < lowest ? x[i] : lowest;
+    highest = x[i] > highest ? x[i] : highest;
   }
+  const int64_t mean = fxp::RoundingDivide64(sum, n);
+  // Centered values are pre-shifted below 2^25 so that their squares sum exactly in int64:
+  // the largest |x - mean| is at the row's minimum or maximum.
+  const int64_t above = highest - mean, below = mean - lowest;
+  const int64_t max_abs = above > below ? above : below;
   int32_t pre = 0;
   while ((max_abs >> pre) >= fxp::kLayerNormMaxCentered) ++pre;
   int64_t squares = 0;
