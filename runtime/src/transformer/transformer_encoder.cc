@@ -1,6 +1,5 @@
 #include "transformer/transformer_encoder.h"
 
-#include "profile_scope.h"
 #include "transformer/integer_transformer_sublayers.h"
 #include "transformer/transformer_sublayers.h"
 
@@ -57,7 +56,6 @@ Status TransformerEncoder<Sub>::Prepare(const Sub* sub, const Model& model, int3
 
 template <typename Sub>
 const typename Sub::Act* TransformerEncoder<Sub>::Encode(const int32_t* src_ids, int32_t S) {
-  ProfileScope profile(ProfileStage::kEncoder);
   const Sub& sub = *sub_;
   const int32_t d = sub.d_model();
   const ActivationFormat& res = residual_format_;

@@ -150,8 +150,8 @@ void TransformerEncoderDecoder<Sub>::Encode(const int32_t* src_ids, int32_t src_
 template <typename Sub>
 void TransformerEncoderDecoder<Sub>::EncodeSource(int32_t slot, const int32_t* src_ids,
                                                   int32_t src_len, int32_t row) {
+  // Profiled as the encoder by the session, which wraps every encode.
   const Act* memory = encoder_.Encode(src_ids, src_len);
-  ProfileScope profile(ProfileStage::kEncoder);
   const ActivationFormat& memory_format = encoder_.memory_format();
   for (int32_t l = 0; l < layers_; ++l) {
     const AttentionWeights<Sub>& w = layer_[l].cross_attn;
