@@ -90,7 +90,8 @@ std::vector<ActivationCalibration> CalibrateActivationFormats(
   for (size_t i = 0; i < cells.size(); ++i) {
     const int frac_bits = transformer ? 20 : 15 - observed_bits[i];
     cells[i].abs_max = static_cast<double>(max_raw[i]) / static_cast<double>(int64_t{1} << frac_bits);
-    cells[i].int_bits = PowerOfTwoIntegerBits(cells[i].abs_max, cells[i].int8 ? 1.0 : kCellHeadroom,
+    cells[i].int_bits = PowerOfTwoIntegerBits(cells[i].abs_max,
+                                              cells[i].int8 ? kInt8Headroom : kCellHeadroom,
                                               min_bits[i], max_bits[i]);
   }
   return cells;
