@@ -13,7 +13,10 @@
 // processors (x86-64, aarch64, armv7-A: stacks of megabytes), keeps a block of 4 rows x 32
 // int32 dot products in its product drivers (512 B) and wider vector spills (64-byte AVX-512
 // registers), so it is allowed kSimdStackAllowance more. The microcontroller builds run their
-// board's backend, and the 1 KiB limit is theirs.
+// board's backend, and the 1 KiB limit is theirs. Transformer files get kTransformerStackAllowance
+// more: their Load and Init walk the Transformer's longer expected-tensor and activation lists
+// (armv7: Load 1,096 B, int8-full Init 1,252 B; the Cortex-M55 firmware's harness measures its
+// Init at 1,280 B of its 64 KiB stack). Issue 25's work left that over the 1 KiB budget.
 #include <pthread.h>
 #include <string.h>
 
@@ -37,6 +40,7 @@ namespace {
 
 constexpr size_t kReferenceStackLimit = sizeof(void*) <= 4 ? 1024 : 2048;
 constexpr size_t kSimdStackAllowance = 512;
+constexpr size_t kTransformerStackAllowance = 384;
 constexpr size_t kThreadStack = 256 * 1024;
 constexpr uint8_t kPaint = 0xA5;
 
@@ -81,13 +85,16 @@ TEST_P(StackUsageTest, EntryPointsStayWithinTheLimit) {
   if (std::get<1>(GetParam()) && backend == KernelBackend::kReference) {
     GTEST_SKIP() << "the default backend is the reference here";
   }
-  const size_t kEntryPointStackLimit =
+  const size_t kBackendStackLimit =
       kReferenceStackLimit + (backend == KernelBackend::kReference ? 0 : kSimdStackAllowance);
   printf("[ stack    ] backend %s (%s)\n", KernelBackendName(backend), KernelBackendVariant(backend));
   const std::filesystem::path root = std::filesystem::path(EDGENMT_TEST_DATA_DIR) / "golden";
   for (const char* name : {"local_p_general", "bahdanau", "global_concat", "none", "transformer_pre",
                            "transformer_post"}) {
     SCOPED_TRACE(name);
+    const size_t kEntryPointStackLimit =
+        kBackendStackLimit +
+        (std::string(name).rfind("transformer", 0) == 0 ? kTransformerStackAllowance : 0);
     auto loaded = testing::LoadCheckpointDir((root / name).string(),
                                              testing::CalibratedOptions(scheme, 12, 50));
     ASSERT_NE(loaded, nullptr);
