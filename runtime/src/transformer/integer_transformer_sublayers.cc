@@ -211,7 +211,7 @@ void IntegerTransformerSublayers::Attend(const Act* q, const Act* const* keys,
   }
 }
 
-void IntegerTransformerSublayers::AddToStream(int32_t rows, const Acc* o, Stream* x,
+void IntegerTransformerSublayers::AddToStream(int32_t rows, Acc* o, Stream* x,
                                               const Norm& norm,
                                               const ActivationFormat& residual) const {
   const int64_t n = static_cast<int64_t>(rows) * d_;
@@ -220,8 +220,8 @@ void IntegerTransformerSublayers::AddToStream(int32_t rows, const Acc* o, Stream
     ObserveStream(residual, x, n);
     return;
   }
-  // Post-norm: x = LN(x + o), the sum in Q11.20 (o's buffer is reused for it).
-  int32_t* sum = const_cast<int32_t*>(o);
+  // Post-norm: x = LN(x + o), the sum in Q11.20 in o's buffer.
+  int32_t* sum = o;
   const int32_t up = StreamShift(residual);
   for (int64_t i = 0; i < n; ++i) {
     sum[i] = fxp::SaturatingAdd(static_cast<int32_t>(x[i]) * (int32_t{1} << up), sum[i]);

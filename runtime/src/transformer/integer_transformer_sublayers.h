@@ -78,8 +78,9 @@ class IntegerTransformerSublayers {
   // x (int16, Q(m).(15 - m)) -> Q11.20, then LN when norm is non-null (pre-norm inputs).
   void StreamToQ20(int32_t rows, const Stream* x, const ActivationFormat& residual,
                    const Norm* norm, Acc* out) const;
-  // o [rows, d] in Q11.20 into the residual stream (post-norm: x = LN(x + o)).
-  void AddToStream(int32_t rows, const Acc* o, Stream* x, const Norm& norm,
+  // o [rows, d] in Q11.20 into the residual stream (post-norm: x = LN(x + o), the sum formed
+  // in o's buffer, which is scratch).
+  void AddToStream(int32_t rows, Acc* o, Stream* x, const Norm& norm,
                    const ActivationFormat& residual) const;
   void ToInt8(int64_t n, const Acc* v, const ActivationFormat& format, bool relu, Act* y) const;
   void Observe(const ActivationFormat& format, const Acc* v, int64_t n, bool relu) const;
