@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <initializer_list>
 #include <random>
 #include <vector>
 
@@ -271,6 +272,89 @@ TEST(TransformerKernels, EveryBackendIsBitExactWithTheReference) {
         ref.attention_context_s8(count, weights.data(), pointers.data(), 40, dim, c_want.data());
         simd->attention_context_s8(count, weights.data(), pointers.data(), 40, dim, c_got.data());
         ASSERT_EQ(c_got, c_want) << dim << " " << count;
+      }
+    }
+  }
+}
+
+// Layer norm, GELU and the embedding on every SIMD table against the reference: lengths with
+// and without vector tails, rows from tiny to int32-spanning (the scalar branch), a variance of
+// exactly a power of 4 (1 / sqrt = 2^32 / 2^(62 - q), its own branch), GELU over the whole
+// table and beyond, every shift; embedding scales with left and right shifts.
+TEST(TransformerKernels, NormGeluAndEmbeddingAreBitExactOnEveryBackend) {
+  std::mt19937 rng(11);
+  const KernelTable& ref = ReferenceKernelTable();
+  for (SimdLevel level : kSimdLevels) {
+    const KernelTable* simd = nullptr;
+    if (GetSimdKernelTable(level, &simd) != Status::kOk) continue;
+    SCOPED_TRACE(SimdLevelName(level));
+    for (int32_t n : {1, 3, 4, 7, 8, 9, 16, 31, 77, 128, 515, 4096}) {
+      for (int64_t magnitude : {int64_t{3}, int64_t{1} << 12, int64_t{1} << 24, int64_t{1} << 29,
+                                int64_t{1} << 31}) {
+        std::uniform_int_distribution<int64_t> value(-magnitude, magnitude - 1);
+        std::uniform_int_distribution<int32_t> wide(-(1 << 22), 1 << 22);
+        std::vector<int32_t> x(n), gain(n), shift(n), want(n), got(n);
+        const int32_t offset = wide(rng) * 64;
+        for (int32_t i = 0; i < n; ++i) {
+          x[i] = static_cast<int32_t>(std::clamp<int64_t>(value(rng) + offset, fxp::kInt32Min, fxp::kInt32Max));
+          gain[i] = wide(rng) * (i % 5 == 0 ? 256 : 1);
+          shift[i] = wide(rng) * (i % 7 == 0 ? 500 : 1);
+        }
+        for (int32_t frac : {0, 15, 20}) {
+          ref.layer_norm_s32(n, x.data(), frac, gain.data(), shift.data(), want.data());
+          simd->layer_norm_s32(n, x.data(), frac, gain.data(), shift.data(), got.data());
+          ASSERT_EQ(got, want) << n << " " << magnitude << " " << frac;
+        }
+      }
+      // Alternating +-2^k with no eps (0 fractional bits): variance exactly 4^k.
+      std::vector<int32_t> x(n), gain(n, 1 << 20), shift(n, 0), want(n), got(n);
+      for (int32_t k : {0, 5, 20}) {
+        for (int32_t i = 0; i < n; ++i) x[i] = (i % 2 ? -1 : 1) * (1 << k);
+        ref.layer_norm_s32(n, x.data(), 0, gain.data(), shift.data(), want.data());
+        simd->layer_norm_s32(n, x.data(), 0, gain.data(), shift.data(), got.data());
+        ASSERT_EQ(got, want) << n << " 2^" << k;
+      }
+    }
+    // GELU: every 97th Q11.20 value over [-6, 6], the table's edges, and int32's extremes.
+    std::vector<int32_t> g;
+    for (int64_t v = -(int64_t{6} << 20); v <= (int64_t{6} << 20); v += 97) g.push_back(static_cast<int32_t>(v));
+    for (int32_t v : std::initializer_list<int32_t>{-(4 << 20) - 1, -(4 << 20), -(4 << 20) + 1, (4 << 20) - 1, 4 << 20, (4 << 20) + 1,
+                      fxp::kInt32Min, fxp::kInt32Max, -1, 0, 1})
+      g.push_back(v);
+    const int32_t gn = static_cast<int32_t>(g.size());
+    std::vector<int8_t> want8(gn), got8(gn);
+    for (int32_t shift : {0, 7, 12, 15, 20, 31}) {
+      for (int32_t m : std::initializer_list<int32_t>{gn, 1, 5, 31, 33}) {
+        ref.gelu_s32_s8(m, g.data() + gn - m, shift, want8.data());
+        simd->gelu_s32_s8(m, g.data() + gn - m, shift, got8.data());
+        ASSERT_TRUE(std::equal(want8.begin(), want8.begin() + m, got8.begin())) << shift << " " << m;
+      }
+    }
+    // Embedding rows: scales from 2^-10 to 2^6 of Q11.20, so both shift directions.
+    std::uniform_int_distribution<int32_t> byte(-128, 127);
+    for (int32_t dim : {1, 4, 7, 8, 9, 16, 33, 128}) {
+      const int32_t rows = 5;
+      std::vector<int8_t> table(rows * dim);
+      for (int8_t& v : table) v = static_cast<int8_t>(byte(rng));
+      table[0] = -128;
+      std::vector<int32_t> row_multiplier(rows), row_shift(rows);
+      for (int32_t r = 0; r < rows; ++r) {
+        int s = 0;
+        ASSERT_TRUE(fxp::QuantizeMultiplier(std::ldexp(1.0 + r / 7.0, 20 - 10 + 4 * r), &row_multiplier[r], &s));
+        row_shift[r] = s;
+      }
+      for (double scale : {std::sqrt(128.0), 0.3}) {
+        int32_t scale_multiplier = 0;
+        int scale_shift = 0;
+        ASSERT_TRUE(fxp::QuantizeMultiplier(scale, &scale_multiplier, &scale_shift));
+        const int32_t ids[6] = {4, 0, 3, 3, 1, 2};
+        const int32_t stride = dim + 3;
+        std::vector<int32_t> want(6 * stride, 7), got(6 * stride, 7);
+        ref.embedding_lookup_s8_s32(6, ids, table.data(), row_multiplier.data(), row_shift.data(), dim,
+                                    scale_multiplier, scale_shift, want.data(), stride);
+        simd->embedding_lookup_s8_s32(6, ids, table.data(), row_multiplier.data(), row_shift.data(), dim,
+                                      scale_multiplier, scale_shift, got.data(), stride);
+        ASSERT_EQ(got, want) << dim << " " << scale;
       }
     }
   }

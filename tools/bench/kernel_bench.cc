@@ -2,6 +2,8 @@
 // model, as every backend that computes it runs it (reference, simd, xnnpack packed at Init),
 // for 1 row (greedy) and 5 rows (beam 5). This is the measurement `auto` is chosen from
 // (docs/BACKENDS.md): one line per matrix and row count, then a summary line per backend.
+// Then the int8-full Transformer's per-row operations at the shipped widths (d_model 128,
+// feed-forward 512), reference against simd, on random Q11.20 rows from a fixed seed.
 //
 //   edgenmt-kernel-bench MODEL.f32.enmt [--min-ms N]
 #include <stdio.h>
@@ -40,6 +42,47 @@ double MicrosPerCall(F&& f, double min_ms) {
     best = std::min(best, us / static_cast<double>(calls));
   }
   return best;
+}
+
+// One line per int8-full Transformer row operation: us per call in each backend that names it.
+template <typename Backends>
+void BenchTransformerRows(const Backends& backends, double min_ms) {
+  const int32_t d = 128, ffn = 512;
+  std::vector<int32_t> x(ffn), gain(d, 1 << 20), shift(d, 0), out(ffn);
+  std::vector<int8_t> y8(ffn), table(4 * d);
+  std::vector<int16_t> residual(d, 0);
+  uint32_t state = 12345;
+  for (int32_t& v : x) v = static_cast<int32_t>((state = state * 1664525u + 1013904223u) >> 9) - (1 << 22);
+  for (int8_t& v : table) v = static_cast<int8_t>((state = state * 1664525u + 1013904223u) >> 24);
+  const int32_t ids[1] = {2}, row_multiplier[4] = {1 << 30, 1 << 30, 1 << 30, 1 << 30};
+  const int32_t row_shift[4] = {10, 10, 10, 10};
+  printf("kernel-bench: int8-full Transformer row operations, us per call (fastest of 5 passes)\n");
+  printf("%-34s %11s %4s", "operation", "width", "");
+  for (const auto& b : backends) printf(" %10s", b.name);
+  printf("\n");
+  struct Op {
+    const char* name;
+    int32_t width;
+  };
+  const Op ops[] = {{"layer_norm_s32", d}, {"gelu_s32_s8", ffn}, {"requantize_s32_s8 (relu)", ffn},
+                    {"residual_add_s32_s16", d}, {"embedding_lookup_s8_s32", d}};
+  for (int o = 0; o < 5; ++o) {
+    printf("%-34s %11d %4s", ops[o].name, ops[o].width, "");
+    for (const auto& b : backends) {
+      const edgenmt::KernelTable& t = *b.table;
+      double us = -1;
+      switch (o) {
+        case 0: if (t.layer_norm_s32) us = MicrosPerCall([&] { t.layer_norm_s32(d, x.data(), 20, gain.data(), shift.data(), out.data()); }, min_ms); break;
+        case 1: if (t.gelu_s32_s8) us = MicrosPerCall([&] { t.gelu_s32_s8(ffn, x.data(), 15, y8.data()); }, min_ms); break;
+        case 2: if (t.requantize_s32_s8) us = MicrosPerCall([&] { t.requantize_s32_s8(ffn, x.data(), 15, true, y8.data()); }, min_ms); break;
+        case 3: if (t.residual_add_s32_s16) us = MicrosPerCall([&] { t.residual_add_s32_s16(d, x.data(), 13, residual.data()); }, min_ms); break;
+        default: if (t.embedding_lookup_s8_s32) us = MicrosPerCall([&] { t.embedding_lookup_s8_s32(1, ids, table.data(), row_multiplier, row_shift, d, 1518500250, 4, out.data(), d); }, min_ms); break;
+      }
+      if (us < 0) printf(" %10s", "-");
+      else printf(" %10.3f", us);
+    }
+    printf("\n");
+  }
 }
 
 }  // namespace
@@ -138,6 +181,7 @@ int main(int argc, char** argv) {
     for (const Backend& b : backends) printf(" %s %.2f us", b.name, b.total[r]);
     printf("\n");
   }
+  BenchTransformerRows(backends, min_ms);
   free(buffer);
   return 0;
 }

@@ -1,5 +1,6 @@
 // One element of the int8-full Transformer's elementwise kernels, defined once: the reference
-// kernels (kernels/reference/requantize_s32.cc, attention_s8.cc) are loops over these, and the
+// kernels (kernels/reference/requantize_s32.cc, attention_s8.cc, layer_norm_s32.cc,
+// embedding_lookup_s8.cc) are loops over these, and the
 // SIMD versions (kernels/simd/transformer_s8_*.cc) use them for their tails, so vector lanes and
 // tails agree with the reference by construction.
 #ifndef EDGENMT_KERNELS_TRANSFORMER_S8_ELEMENTS_H_
@@ -8,6 +9,7 @@
 #include <stdint.h>
 
 #include "edgenmt/fixed_point.h"
+#include "edgenmt/fixed_point_transformer.h"
 
 namespace edgenmt {
 namespace transformer_s8 {
@@ -30,6 +32,55 @@ inline int8_t ContextColumn(int32_t n, const int16_t* weights, const int8_t* con
   int32_t sum = 0;
   for (int32_t j = 0; j < n; ++j) sum += static_cast<int32_t>(weights[j]) * rows[j][column];
   return fxp::SaturateToInt8(fxp::RoundingDivideByPOT(sum, 15));
+}
+
+// ---- layer norm of one row (ref_layer_norm_s32), in the steps every version shares -------
+
+// The mean, and the pre-shift that brings every |x - mean| below kLayerNormMaxCentered (the
+// largest is at the row's minimum or maximum), so the squares sum exactly in int64.
+struct LayerNormCentering {
+  int64_t mean;
+  int32_t pre;
+};
+inline LayerNormCentering CenterLayerNorm(int64_t sum, int32_t lowest, int32_t highest, int32_t n) {
+  const int64_t mean = fxp::RoundingDivide64(sum, n);
+  const int64_t above = highest - mean, below = mean - lowest;
+  const int64_t max_abs = above > below ? above : below;
+  int32_t pre = 0;
+  while ((max_abs >> pre) >= fxp::kLayerNormMaxCentered) ++pre;
+  return LayerNormCentering{mean, pre};
+}
+
+// The centered value c = round((x - mean) / 2^pre), |c| < 2^25.
+inline int64_t LayerNormCentered(int32_t x, const LayerNormCentering& centering) {
+  return fxp::RoundingDivideByPOT64(x - centering.mean, centering.pre);
+}
+
+// 1 / sqrt(variance + eps) from the exact sum of the squared centered values.
+inline fxp::InverseSqrt LayerNormInverseSqrt(int64_t squares, int32_t n, int32_t x_frac_bits,
+                                             int32_t pre) {
+  return fxp::InverseSqrtOfVariance(fxp::RoundingDivide64(squares, n) +
+                                    fxp::LayerNormEpsRaw(x_frac_bits - pre));
+}
+
+// One output: sat32(round(round(c / sqrt(var) in Q11.20) * gain / 2^20) + shift).
+inline int32_t LayerNormOutput(int64_t c, fxp::InverseSqrt inv, int32_t gain, int32_t shift) {
+  const int64_t z = fxp::RoundingDivideByPOT64(c * inv.r, 42 - inv.q);  // Q11.20
+  const int64_t scaled = fxp::RoundingDivideByPOT64(z * gain, 20);
+  return fxp::SaturateToInt32(scaled + shift);
+}
+
+// sat8(round(GELU(x) / 2^shift)), x and GELU(x) in Q11.20 (ref_gelu_s32_s8).
+inline int8_t Gelu(int32_t x, int32_t shift) {
+  return fxp::SaturateToInt8(fxp::RoundingDivideByPOT(fxp::GeluQ20(x), shift));
+}
+
+// One embedding value into Q11.20: the row's scale, then the model's sqrt(d_model) factor
+// (ref_embedding_lookup_s8_s32).
+inline int32_t EmbeddingValue(int8_t v, int32_t row_multiplier, int32_t row_shift,
+                              int32_t scale_multiplier, int32_t scale_shift) {
+  const int32_t scaled = fxp::MultiplyByQuantizedMultiplier(v, row_multiplier, row_shift);
+  return fxp::MultiplyByQuantizedMultiplier(scaled, scale_multiplier, scale_shift);
 }
 
 }  // namespace transformer_s8

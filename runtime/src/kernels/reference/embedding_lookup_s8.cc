@@ -2,6 +2,7 @@
 // to float (hybrid) or rescaled into Q11.20 (int8-full Transformer).
 #include "edgenmt/fixed_point.h"
 #include "kernels/kernels_s8.h"
+#include "kernels/transformer_s8_elements.h"
 
 namespace edgenmt {
 
@@ -25,8 +26,8 @@ void ref_embedding_lookup_s8_s32(int32_t count, const int32_t* ids, const int8_t
     const int8_t* row = table + static_cast<int64_t>(id) * dim;
     int32_t* dst = out + static_cast<int64_t>(i) * out_stride;
     for (int32_t d = 0; d < dim; ++d) {
-      const int32_t v = fxp::MultiplyByQuantizedMultiplier(row[d], row_multiplier[id], row_shift[id]);
-      dst[d] = fxp::MultiplyByQuantizedMultiplier(v, scale_multiplier, scale_shift);
+      dst[d] = transformer_s8::EmbeddingValue(row[d], row_multiplier[id], row_shift[id],
+                                              scale_multiplier, scale_shift);
     }
   }
 }

@@ -1,6 +1,5 @@
 // Reference narrowing of Q11.20 accumulations (docs/INT8.md "int8-full Transformer"): to int8
 // sublayer inputs (with the feed-forward activation) and into the int16 residual stream.
-#include "edgenmt/fixed_point_transformer.h"
 #include "kernels/kernels_s8.h"
 #include "kernels/transformer_s8_elements.h"
 
@@ -11,9 +10,7 @@ void ref_requantize_s32_s8(int32_t n, const int32_t* x, int32_t shift, bool relu
 }
 
 void ref_gelu_s32_s8(int32_t n, const int32_t* x, int32_t shift, int8_t* y) {
-  for (int32_t i = 0; i < n; ++i) {
-    y[i] = fxp::SaturateToInt8(fxp::RoundingDivideByPOT(fxp::GeluQ20(x[i]), shift));
-  }
+  for (int32_t i = 0; i < n; ++i) y[i] = transformer_s8::Gelu(x[i], shift);
 }
 
 void ref_residual_add_s32_s16(int32_t n, const int32_t* x, int32_t shift, int16_t* residual) {

@@ -49,7 +49,7 @@ struct ReferenceForTheRest {
   EDGENMT_PROVIDE_REFERENCE_KERNEL(score_window_s16);
   EDGENMT_PROVIDE_REFERENCE_KERNEL(context_s16_s8);
   // The int8-full Transformer's operations: the x86, NEON and Helium levels name their own for
-  // the requantization, the residual add and the attention products (docs/BACKENDS.md).
+  // all seven (docs/BACKENDS.md); the DSP level leaves them portable.
   EDGENMT_PROVIDE_REFERENCE_KERNEL(embedding_lookup_s8_s32);
   EDGENMT_PROVIDE_REFERENCE_KERNEL(layer_norm_s32);
   EDGENMT_PROVIDE_REFERENCE_KERNEL(requantize_s32_s8);
@@ -86,6 +86,9 @@ struct Avx2Fma : ReferenceForTheRest {
   EDGENMT_PROVIDE_KERNEL(log_softmax_f32, simd::LogSoftmaxF32Avx2);
   EDGENMT_PROVIDE_KERNEL(layer_norm_f32, simd::LayerNormF32Avx2);
   EDGENMT_PROVIDE_KERNEL(relu_f32, simd::ReluF32Avx2);
+  EDGENMT_PROVIDE_KERNEL(embedding_lookup_s8_s32, simd::EmbeddingLookupS8S32Avx2);
+  EDGENMT_PROVIDE_KERNEL(layer_norm_s32, simd::LayerNormS32Avx2);
+  EDGENMT_PROVIDE_KERNEL(gelu_s32_s8, simd::GeluS32S8Avx2);
   EDGENMT_PROVIDE_KERNEL(requantize_s32_s8, simd::RequantizeS32S8Avx2);
   EDGENMT_PROVIDE_KERNEL(residual_add_s32_s16, simd::ResidualAddS32S16Avx2);
   EDGENMT_PROVIDE_KERNEL(attention_scores_s8, simd::AttentionScoresS8Avx2);
@@ -145,6 +148,9 @@ struct Neon : ReferenceForTheRest {
   EDGENMT_PROVIDE_KERNEL(gru_cell_s16, simd::GruCellS16Neon);
   EDGENMT_PROVIDE_KERNEL(layer_norm_f32, simd::LayerNormF32Neon);
   EDGENMT_PROVIDE_KERNEL(relu_f32, simd::ReluF32Neon);
+  EDGENMT_PROVIDE_KERNEL(embedding_lookup_s8_s32, simd::EmbeddingLookupS8S32Neon);
+  EDGENMT_PROVIDE_KERNEL(layer_norm_s32, simd::LayerNormS32Neon);
+  EDGENMT_PROVIDE_KERNEL(gelu_s32_s8, simd::GeluS32S8Neon);
   EDGENMT_PROVIDE_KERNEL(requantize_s32_s8, simd::RequantizeS32S8Neon);
   EDGENMT_PROVIDE_KERNEL(residual_add_s32_s16, simd::ResidualAddS32S16Neon);
   EDGENMT_PROVIDE_KERNEL(attention_scores_s8, simd::AttentionScoresS8Neon);
@@ -184,6 +190,9 @@ struct Helium : ReferenceForTheRest {
   EDGENMT_PROVIDE_KERNEL(score_window_s16, simd::ScoreWindowS16Helium);
   EDGENMT_PROVIDE_KERNEL(softmax_s32_s16, simd::SoftmaxS32S16Helium);
   EDGENMT_PROVIDE_KERNEL(log_softmax_s32, simd::LogSoftmaxS32Helium);
+  EDGENMT_PROVIDE_KERNEL(embedding_lookup_s8_s32, simd::EmbeddingLookupS8S32Helium);
+  EDGENMT_PROVIDE_KERNEL(layer_norm_s32, simd::LayerNormS32Helium);
+  EDGENMT_PROVIDE_KERNEL(gelu_s32_s8, simd::GeluS32S8Helium);
   EDGENMT_PROVIDE_KERNEL(requantize_s32_s8, simd::RequantizeS32S8Helium);
   EDGENMT_PROVIDE_KERNEL(residual_add_s32_s16, simd::ResidualAddS32S16Helium);
   EDGENMT_PROVIDE_KERNEL(attention_scores_s8, simd::AttentionScoresS8Helium);

@@ -1,8 +1,9 @@
-// The int8-full Transformer's elementwise and attention kernels in the SIMD backend (AVX2,
-// which the AVX-512 level inherits, NEON and Helium): bit-exact with ref_requantize_s32_s8,
-// ref_residual_add_s32_s16, ref_attention_scores_s8 and ref_attention_context_s8
-// (kernels/kernels_s8.h): the sums are exact integers, the rounding is the scalar one per lane,
-// and each score's requantization is fxp::MultiplyByQuantizedMultiplier itself.
+// The int8-full Transformer's kernels in the SIMD backend (AVX2, which the AVX-512 level
+// inherits, NEON and Helium): bit-exact with their ref_<name> (kernels/kernels_s8.h) for all
+// seven operations: the sums are exact integers, the rounding is the scalar one per lane, each
+// score's requantization is fxp::MultiplyByQuantizedMultiplier itself, and tails use the
+// reference's elements (kernels/transformer_s8_elements.h). A layer-norm row whose range
+// exceeds int32 (far beyond any calibrated residual) runs the reference's steps.
 #ifndef EDGENMT_KERNELS_SIMD_SIMD_TRANSFORMER_S8_H_
 #define EDGENMT_KERNELS_SIMD_SIMD_TRANSFORMER_S8_H_
 
@@ -12,6 +13,13 @@ namespace edgenmt {
 namespace simd {
 
 #if defined(__x86_64__)
+void GeluS32S8Avx2(int32_t n, const int32_t* x, int32_t shift, int8_t* y);
+void EmbeddingLookupS8S32Avx2(int32_t count, const int32_t* ids, const int8_t* table,
+                              const int32_t* row_multiplier, const int32_t* row_shift, int32_t dim,
+                              int32_t scale_multiplier, int32_t scale_shift, int32_t* out,
+                              int32_t out_stride);
+void LayerNormS32Avx2(int32_t n, const int32_t* x, int32_t x_frac_bits, const int32_t* gain,
+                      const int32_t* shift, int32_t* y);
 void RequantizeS32S8Avx2(int32_t n, const int32_t* x, int32_t shift, bool relu, int8_t* y);
 void ResidualAddS32S16Avx2(int32_t n, const int32_t* x, int32_t shift, int16_t* residual);
 void AttentionScoresS8Avx2(int32_t n, const int8_t* query, const int8_t* const* rows,
@@ -21,6 +29,13 @@ void AttentionContextS8Avx2(int32_t n, const int16_t* weights, const int8_t* con
                             int32_t offset, int32_t dim, int8_t* out);
 #endif
 #if defined(__ARM_NEON)
+void GeluS32S8Neon(int32_t n, const int32_t* x, int32_t shift, int8_t* y);
+void EmbeddingLookupS8S32Neon(int32_t count, const int32_t* ids, const int8_t* table,
+                              const int32_t* row_multiplier, const int32_t* row_shift, int32_t dim,
+                              int32_t scale_multiplier, int32_t scale_shift, int32_t* out,
+                              int32_t out_stride);
+void LayerNormS32Neon(int32_t n, const int32_t* x, int32_t x_frac_bits, const int32_t* gain,
+                      const int32_t* shift, int32_t* y);
 void RequantizeS32S8Neon(int32_t n, const int32_t* x, int32_t shift, bool relu, int8_t* y);
 void ResidualAddS32S16Neon(int32_t n, const int32_t* x, int32_t shift, int16_t* residual);
 void AttentionScoresS8Neon(int32_t n, const int8_t* query, const int8_t* const* rows,
@@ -30,6 +45,13 @@ void AttentionContextS8Neon(int32_t n, const int16_t* weights, const int8_t* con
                             int32_t offset, int32_t dim, int8_t* out);
 #endif
 #if defined(__ARM_FEATURE_MVE)
+void GeluS32S8Helium(int32_t n, const int32_t* x, int32_t shift, int8_t* y);
+void EmbeddingLookupS8S32Helium(int32_t count, const int32_t* ids, const int8_t* table,
+                              const int32_t* row_multiplier, const int32_t* row_shift, int32_t dim,
+                              int32_t scale_multiplier, int32_t scale_shift, int32_t* out,
+                              int32_t out_stride);
+void LayerNormS32Helium(int32_t n, const int32_t* x, int32_t x_frac_bits, const int32_t* gain,
+                      const int32_t* shift, int32_t* y);
 void RequantizeS32S8Helium(int32_t n, const int32_t* x, int32_t shift, bool relu, int8_t* y);
 void ResidualAddS32S16Helium(int32_t n, const int32_t* x, int32_t shift, int16_t* residual);
 void AttentionScoresS8Helium(int32_t n, const int8_t* query, const int8_t* const* rows,
