@@ -186,28 +186,28 @@ ModelConfig ParseConfigJson(const nlohmann::json& json, const std::string& path)
     if (!json.contains(key)) throw Bad(path, std::string("missing key \"") + key + "\"");
   }
   ModelConfig c{};
-  c.cell = ParseEnum(json, "cell", kCells, path);
+  c.rnn.cell = ParseEnum(json, "cell", kCells, path);
   c.src_vocab_size = ParseInt(json, "src_vocab_size", path);
   c.tgt_vocab_size = ParseInt(json, "tgt_vocab_size", path);
-  c.src_embed = ParseInt(json, "src_embed", path);
-  c.tgt_embed = ParseInt(json, "tgt_embed", path);
-  c.enc_hidden = ParseInt(json, "enc_hidden", path);
+  c.rnn.src_embed = ParseInt(json, "src_embed", path);
+  c.rnn.tgt_embed = ParseInt(json, "tgt_embed", path);
+  c.rnn.enc_hidden = ParseInt(json, "enc_hidden", path);
   c.enc_layers = ParseInt(json, "enc_layers", path);
   c.dec_layers = ParseInt(json, "dec_layers", path);
-  c.bidirectional = ParseBool(json, "bidirectional", path);
-  c.reverse_source = ParseBool(json, "reverse_source", path);
-  c.dec_hidden = ParseInt(json, "dec_hidden", path);
-  c.bridge = ParseBool(json, "bridge", path);
-  c.input_feeding = ParseBool(json, "input_feeding", path);
-  c.attention = ParseEnum(json, "attention", kAttentions, path);
+  c.rnn.bidirectional = ParseBool(json, "bidirectional", path);
+  c.rnn.reverse_source = ParseBool(json, "reverse_source", path);
+  c.rnn.dec_hidden = ParseInt(json, "dec_hidden", path);
+  c.rnn.bridge = ParseBool(json, "bridge", path);
+  c.rnn.input_feeding = ParseBool(json, "input_feeding", path);
+  c.rnn.attention = ParseEnum(json, "attention", kAttentions, path);
   // score and attn_hidden/window only matter for some attentions; absent means unused.
   if (json.contains("score")) {
-    c.score = ParseEnum(json, "score", kScores, path);
-  } else if (c.attention != AttentionType::kNone) {
+    c.rnn.score = ParseEnum(json, "score", kScores, path);
+  } else if (c.rnn.attention != AttentionType::kNone) {
     throw Bad(path, "missing key \"score\"");
   }
-  c.attn_hidden = json.contains("attn_hidden") ? ParseInt(json, "attn_hidden", path) : 0;
-  c.window = json.contains("window") ? ParseInt(json, "window", path) : 0;
+  c.rnn.attn_hidden = json.contains("attn_hidden") ? ParseInt(json, "attn_hidden", path) : 0;
+  c.rnn.window = json.contains("window") ? ParseInt(json, "window", path) : 0;
   c.max_src_len = ParseInt(json, "max_src_len", path);
   c.tokenizer = ParseEnum(json, "tokenizer", kTokenizers, path);
   c.scheme = QuantScheme::kFloat32;
@@ -244,23 +244,23 @@ nlohmann::json ConfigToJson(const ModelConfig& c) {
                           {"tokenizer", EnumToName(c.tokenizer, kTokenizers)},
                           {"dropout", 0.0}};
   }
-  return nlohmann::json{{"cell", EnumToName(c.cell, kCells)},
+  return nlohmann::json{{"cell", EnumToName(c.rnn.cell, kCells)},
                         {"src_vocab_size", c.src_vocab_size},
                         {"tgt_vocab_size", c.tgt_vocab_size},
-                        {"src_embed", c.src_embed},
-                        {"tgt_embed", c.tgt_embed},
-                        {"enc_hidden", c.enc_hidden},
+                        {"src_embed", c.rnn.src_embed},
+                        {"tgt_embed", c.rnn.tgt_embed},
+                        {"enc_hidden", c.rnn.enc_hidden},
                         {"enc_layers", c.enc_layers},
                         {"dec_layers", c.dec_layers},
-                        {"bidirectional", c.bidirectional},
-                        {"reverse_source", c.reverse_source},
-                        {"dec_hidden", c.dec_hidden},
-                        {"bridge", c.bridge},
-                        {"input_feeding", c.input_feeding},
-                        {"attention", EnumToName(c.attention, kAttentions)},
-                        {"score", EnumToName(c.score, kScores)},
-                        {"attn_hidden", c.attn_hidden},
-                        {"window", c.window},
+                        {"bidirectional", c.rnn.bidirectional},
+                        {"reverse_source", c.rnn.reverse_source},
+                        {"dec_hidden", c.rnn.dec_hidden},
+                        {"bridge", c.rnn.bridge},
+                        {"input_feeding", c.rnn.input_feeding},
+                        {"attention", EnumToName(c.rnn.attention, kAttentions)},
+                        {"score", EnumToName(c.rnn.score, kScores)},
+                        {"attn_hidden", c.rnn.attn_hidden},
+                        {"window", c.rnn.window},
                         {"max_src_len", c.max_src_len},
                         {"tokenizer", EnumToName(c.tokenizer, kTokenizers)},
                         {"dropout", 0.0}};

@@ -63,13 +63,26 @@ std::vector<uint8_t> BuildModelFile(const ModelFileContents& m) {
         static_cast<fb::FeedForwardActivation>(t.activation), static_cast<fb::NormPlacement>(t.norm),
         static_cast<fb::PositionEncoding>(t.positions), t.tie_output);
   }
+  // Format 2 holds the RNN's options in Config.rnn; format 1 (compatibility tests) in Config's
+  // flat fields.
+  const RnnConfig& r = c.rnn;
+  const bool flat_rnn = m.format_version < 2 && c.model_type == ModelType::kRnn;
+  flatbuffers::Offset<fb::RnnConfig> rnn = 0;
+  if (c.model_type == ModelType::kRnn && !flat_rnn) {
+    rnn = fb::CreateRnnConfig(b, static_cast<fb::CellType>(r.cell), r.src_embed, r.tgt_embed,
+                              r.enc_hidden, r.bidirectional, r.reverse_source, r.dec_hidden,
+                              r.bridge, r.input_feeding, static_cast<fb::AttentionType>(r.attention),
+                              static_cast<fb::ScoreType>(r.score), r.attn_hidden, r.window);
+  }
+  const RnnConfig flat = flat_rnn ? r : RnnConfig{};
   auto config = fb::CreateConfig(
-      b, static_cast<fb::CellType>(c.cell), c.src_vocab_size, c.tgt_vocab_size, c.src_embed,
-      c.tgt_embed, c.enc_hidden, c.enc_layers, c.dec_layers, c.bidirectional, c.reverse_source,
-      c.dec_hidden, c.bridge, c.input_feeding, static_cast<fb::AttentionType>(c.attention),
-      static_cast<fb::ScoreType>(c.score), c.attn_hidden, c.window, c.max_src_len,
-      static_cast<fb::TokenizerType>(c.tokenizer), static_cast<fb::QuantScheme>(c.scheme),
-      static_cast<fb::ModelType>(c.model_type), transformer);
+      b, static_cast<fb::CellType>(flat.cell), c.src_vocab_size, c.tgt_vocab_size, flat.src_embed,
+      flat.tgt_embed, flat.enc_hidden, c.enc_layers, c.dec_layers, flat.bidirectional,
+      flat.reverse_source, flat.dec_hidden, flat.bridge, flat.input_feeding,
+      static_cast<fb::AttentionType>(flat.attention), static_cast<fb::ScoreType>(flat.score),
+      flat.attn_hidden, flat.window, c.max_src_len, static_cast<fb::TokenizerType>(c.tokenizer),
+      static_cast<fb::QuantScheme>(c.scheme), static_cast<fb::ModelType>(c.model_type),
+      transformer, rnn);
   auto src_vocab = WriteVocabulary(b, m.src_vocab);
   auto tgt_vocab = WriteVocabulary(b, m.tgt_vocab);
   const DecodingOptions& d = m.decoding;

@@ -64,7 +64,7 @@ void AddRequantization(const ModelConfig& config, std::vector<TensorRecord>* ten
       t.requantization.push_back(Entry(t, src_shared, false));
     } else if (n == "decoder.layers.0.weight_ih") {
       t.requantization.push_back(Entry(t, tgt_shared, false));
-      if (DecoderInputSize(config) > config.tgt_embed) {
+      if (DecoderInputSize(config) > config.rnn.tgt_embed) {
         t.requantization.push_back(Entry(t, fxp::kOneFloatBits, false));
       }
     } else {

@@ -21,7 +21,7 @@ TEST(CApiSourceTest, SourceTokensAttentionFlagAndErrors) {
     enmt_model* model = nullptr;
     ASSERT_EQ(enmt_model_load(storage, sizeof storage, loaded->model.buffer(),
                               loaded->model.buffer_size(), &model), ENMT_OK);
-    const bool attention = loaded->model.config().attention != AttentionType::kNone;
+    const bool attention = loaded->model.config().rnn.attention != AttentionType::kNone;
     EXPECT_EQ(enmt_model_has_attention(model), attention ? 1 : 0) << name;
     EXPECT_EQ(enmt_model_has_attention(nullptr), 0);
 

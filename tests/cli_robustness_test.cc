@@ -277,7 +277,7 @@ TEST_F(CliRobustness, CorruptModelFilesExitTwoNamingTheFile) {
   EXPECT_NE(r.err.find("not a regular file"), std::string::npos) << r.err;
   r = Inspect(model_path());
   EXPECT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_NE(r.out.find("format version 1"), std::string::npos);
+  EXPECT_NE(r.out.find("format version " + std::to_string(kFormatVersion)), std::string::npos) << r.out;
 }
 
 TEST_F(CliRobustness, UsageErrorsExitOne) {

@@ -100,23 +100,23 @@ TEST_F(ConverterCli, RoundTripKeepsEveryNumberTokenAndOption) {
   const Model& m = loaded.model;
   const ModelConfig want = testing::TinyConfig();
   const ModelConfig& got = m.config();
-  EXPECT_EQ(got.cell, want.cell);
+  EXPECT_EQ(got.rnn.cell, want.rnn.cell);
   EXPECT_EQ(got.src_vocab_size, want.src_vocab_size);
   EXPECT_EQ(got.tgt_vocab_size, want.tgt_vocab_size);
-  EXPECT_EQ(got.src_embed, want.src_embed);
-  EXPECT_EQ(got.tgt_embed, want.tgt_embed);
-  EXPECT_EQ(got.enc_hidden, want.enc_hidden);
+  EXPECT_EQ(got.rnn.src_embed, want.rnn.src_embed);
+  EXPECT_EQ(got.rnn.tgt_embed, want.rnn.tgt_embed);
+  EXPECT_EQ(got.rnn.enc_hidden, want.rnn.enc_hidden);
   EXPECT_EQ(got.enc_layers, want.enc_layers);
   EXPECT_EQ(got.dec_layers, want.dec_layers);
-  EXPECT_EQ(got.bidirectional, want.bidirectional);
-  EXPECT_EQ(got.reverse_source, want.reverse_source);
-  EXPECT_EQ(got.dec_hidden, want.dec_hidden);
-  EXPECT_EQ(got.bridge, want.bridge);
-  EXPECT_EQ(got.input_feeding, want.input_feeding);
-  EXPECT_EQ(got.attention, want.attention);
-  EXPECT_EQ(got.score, want.score);
-  EXPECT_EQ(got.attn_hidden, want.attn_hidden);
-  EXPECT_EQ(got.window, want.window);
+  EXPECT_EQ(got.rnn.bidirectional, want.rnn.bidirectional);
+  EXPECT_EQ(got.rnn.reverse_source, want.rnn.reverse_source);
+  EXPECT_EQ(got.rnn.dec_hidden, want.rnn.dec_hidden);
+  EXPECT_EQ(got.rnn.bridge, want.rnn.bridge);
+  EXPECT_EQ(got.rnn.input_feeding, want.rnn.input_feeding);
+  EXPECT_EQ(got.rnn.attention, want.rnn.attention);
+  EXPECT_EQ(got.rnn.score, want.rnn.score);
+  EXPECT_EQ(got.rnn.attn_hidden, want.rnn.attn_hidden);
+  EXPECT_EQ(got.rnn.window, want.rnn.window);
   EXPECT_EQ(got.max_src_len, want.max_src_len);
   EXPECT_EQ(got.tokenizer, want.tokenizer);
   EXPECT_EQ(got.scheme, QuantScheme::kFloat32);
@@ -363,15 +363,15 @@ ModelConfig Variant(int index) {
   ModelConfig c = testing::TinyConfig();
   switch (index) {
     case 0: break;
-    case 1: c.cell = CellType::kGru; c.bridge = true; break;
-    case 2: c.attention = AttentionType::kNone; c.input_feeding = false; break;
-    case 3: c.attention = AttentionType::kBahdanau; c.score = ScoreType::kConcat; break;
-    case 4: c.attention = AttentionType::kLocalP; c.score = ScoreType::kLocation; break;
-    case 5: c.attention = AttentionType::kLocalM; c.score = ScoreType::kConcat; c.input_feeding = false; break;
-    case 6: c.bidirectional = false; c.enc_hidden = 8; c.score = ScoreType::kDot; c.enc_layers = 3; break;
-    case 7: c.bridge = false; c.reverse_source = true; c.dec_layers = 1; c.tokenizer = TokenizerType::kWord; break;
-    case 8: c.cell = CellType::kGru; c.attention = AttentionType::kLocalP; c.score = ScoreType::kDot;
-            c.bidirectional = false; c.enc_hidden = 8; break;
+    case 1: c.rnn.cell = CellType::kGru; c.rnn.bridge = true; break;
+    case 2: c.rnn.attention = AttentionType::kNone; c.rnn.input_feeding = false; break;
+    case 3: c.rnn.attention = AttentionType::kBahdanau; c.rnn.score = ScoreType::kConcat; break;
+    case 4: c.rnn.attention = AttentionType::kLocalP; c.rnn.score = ScoreType::kLocation; break;
+    case 5: c.rnn.attention = AttentionType::kLocalM; c.rnn.score = ScoreType::kConcat; c.rnn.input_feeding = false; break;
+    case 6: c.rnn.bidirectional = false; c.rnn.enc_hidden = 8; c.rnn.score = ScoreType::kDot; c.enc_layers = 3; break;
+    case 7: c.rnn.bridge = false; c.rnn.reverse_source = true; c.dec_layers = 1; c.tokenizer = TokenizerType::kWord; break;
+    case 8: c.rnn.cell = CellType::kGru; c.rnn.attention = AttentionType::kLocalP; c.rnn.score = ScoreType::kDot;
+            c.rnn.bidirectional = false; c.rnn.enc_hidden = 8; break;
   }
   return c;
 }
@@ -391,8 +391,8 @@ TEST_P(ConverterVariants, ConvertsAndLoads) {
   EXPECT_EQ(loaded.model.num_tensors(), ForEachExpectedTensor(config, [](const ExpectedTensor&) { return true; }));
   EXPECT_EQ(summary.tensors, loaded.model.num_tensors());
   EXPECT_EQ(summary.file_bytes, loaded.buffer.size());
-  EXPECT_EQ(loaded.model.config().attention, config.attention);
-  EXPECT_EQ(loaded.model.config().cell, config.cell);
+  EXPECT_EQ(loaded.model.config().rnn.attention, config.rnn.attention);
+  EXPECT_EQ(loaded.model.config().rnn.cell, config.rnn.cell);
 }
 
 INSTANTIATE_TEST_SUITE_P(AllArchitectures, ConverterVariants, ::testing::Range(0, 9));

@@ -149,7 +149,7 @@ TEST_P(GoldenTest, GreedyAndBeamSearch) {
     limits.max_nbest = std::max<int32_t>(limits.max_nbest, o["nbest"]);
     limits.max_tgt_len = std::max<int32_t>(limits.max_tgt_len, o["max_len"]);
   }
-  limits.attention = model.config().attention != AttentionType::kNone;
+  limits.attention = model.config().rnn.attention != AttentionType::kNone;
   size_t bytes = 0;
   ASSERT_EQ(RequiredArenaBytes(model, limits, &bytes), Status::kOk);
   testing::AlignedArena memory(bytes);

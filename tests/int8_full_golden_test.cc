@@ -53,7 +53,7 @@ void Open(const converter::Checkpoint& ckpt, QuantScheme scheme, Session* s) {
   ASSERT_EQ(s->model.Load(s->file->data(), s->file->size()), Status::kOk) << s->model.error_detail();
   SessionLimits limits;
   limits.max_tgt_len = MaxLen(ckpt) + 1;
-  limits.attention = s->model.config().attention != AttentionType::kNone;
+  limits.attention = s->model.config().rnn.attention != AttentionType::kNone;
   size_t need = 0;
   ASSERT_EQ(RequiredArenaBytes(s->model, limits, &need), Status::kOk);
   s->arena = std::make_unique<testing::AlignedArena>(need);
@@ -81,7 +81,7 @@ TEST_P(Int8FullGoldenTest, TeacherForcedLogProbsStayCloseToFloat32) {
   ASSERT_NO_FATAL_FAILURE(Open(ckpt, QuantScheme::kInt8Full, &full));
   TranslateOptions greedy;
   greedy.max_len = MaxLen(ckpt);
-  const bool attention = f32.model.config().attention != AttentionType::kNone;
+  const bool attention = f32.model.config().rnn.attention != AttentionType::kNone;
   TranslateOptions with_attention = greedy;
   with_attention.return_attention = attention;
   double sum = 0, worst = 0, attention_sum = 0;

@@ -75,10 +75,10 @@ std::unique_ptr<testing::AlignedArena> PlanAndPrepare(PrepareFn prepare, Arena* 
 
 void CheckCell(CellType cell_type) {
   ModelConfig config = testing::TinyConfig();
-  config.cell = cell_type;
+  config.rnn.cell = cell_type;
   auto loaded = testing::MakeRandomModel(config, 11);
   ASSERT_NE(loaded, nullptr);
-  const int32_t H = config.dec_hidden, rows = 3;
+  const int32_t H = config.rnn.dec_hidden, rows = 3;
   const int32_t in = H;  // decoder layer 1: input is layer 0's output
   const auto numerics = PrepareNumerics(loaded->model);
   RecurrentCell<FloatRnnNumerics> cell;
@@ -145,12 +145,12 @@ class AttentionTest : public ::testing::TestWithParam<AttentionCase> {};
 TEST_P(AttentionTest, MatchesHandComputation) {
   const AttentionCase param = GetParam();
   ModelConfig config = testing::TinyConfig();  // bidirectional enc_hidden 4 -> E = 8 = H
-  config.enc_hidden = 4;
-  config.dec_hidden = 8;
-  config.attention = param.type;
-  config.score = param.score;
-  config.attn_hidden = 5;
-  config.window = 2;
+  config.rnn.enc_hidden = 4;
+  config.rnn.dec_hidden = 8;
+  config.rnn.attention = param.type;
+  config.rnn.score = param.score;
+  config.rnn.attn_hidden = 5;
+  config.rnn.window = 2;
   config.max_src_len = 9;
   auto loaded = testing::MakeRandomModel(config, 21);
   ASSERT_NE(loaded, nullptr);
@@ -256,7 +256,7 @@ TEST(LayersTest, BridgeMatchesHandComputation) {
   auto memory = PlanAndPrepare(
       [&](Arena* a) { return bridge.Prepare(numerics.get(), loaded->model, a, &detail); }, &arena);
   std::mt19937 rng(2);
-  const int32_t E = config.encoder_output_size(), H = config.dec_hidden;
+  const int32_t E = config.encoder_output_size(), H = config.rnn.dec_hidden;
   const std::vector<float> fh = Random(&rng, E), fc = Random(&rng, E);
   std::vector<float> h0(2 * H), c0(2 * H);
   float* hs[2] = {h0.data(), h0.data() + H};

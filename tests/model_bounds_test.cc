@@ -26,10 +26,10 @@ ModelConfig Narrow() {
   ModelConfig c = testing::TinyConfig();
   c.src_vocab_size = 6;
   c.tgt_vocab_size = 6;
-  c.enc_hidden = 2;
-  c.bidirectional = false;
+  c.rnn.enc_hidden = 2;
+  c.rnn.bidirectional = false;
   c.dec_layers = 1;
-  c.dec_hidden = 2;
+  c.rnn.dec_hidden = 2;
   c.max_src_len = 8;
   return c;
 }
@@ -79,13 +79,13 @@ TEST(ModelBounds, Int8MatricesUpToTheAccumulationBoundLoadOneMoreColumnIsRefused
   for (QuantScheme scheme : {QuantScheme::kInt8Hybrid, QuantScheme::kInt8Full}) {
     SCOPED_TRACE(static_cast<int>(scheme));
     ModelConfig config = Narrow();
-    config.src_embed = fxp::kMaxS8DotLength;
+    config.rnn.src_embed = fxp::kMaxS8DotLength;
     Loaded largest;
     LoadInto(Contents(config, scheme), &largest);
     ASSERT_EQ(largest.status, Status::kOk) << largest.model.error_detail();
     ExpectTranslates(largest.model);
 
-    config.src_embed = fxp::kMaxS8DotLength + 1;
+    config.rnn.src_embed = fxp::kMaxS8DotLength + 1;
     Loaded refused;
     LoadInto(Contents(config, scheme), &refused);
     EXPECT_EQ(refused.status, Status::kModelTensorInvalid);
@@ -98,7 +98,7 @@ TEST(ModelBounds, Int8MatricesUpToTheAccumulationBoundLoadOneMoreColumnIsRefused
 // The case: a target embedding 140,000 wide (decoder layer 0's W_ih is wider still).
 TEST(ModelBounds, A140000WideEmbeddingIsRefusedInInt8ButLoadsInFloat32) {
   ModelConfig config = Narrow();
-  config.tgt_embed = 140000;
+  config.rnn.tgt_embed = 140000;
   Loaded full;
   LoadInto(Contents(config, QuantScheme::kInt8Full), &full);
   EXPECT_EQ(full.status, Status::kModelTensorInvalid);
@@ -113,8 +113,8 @@ TEST(ModelBounds, A140000WideEmbeddingIsRefusedInInt8ButLoadsInFloat32) {
 // int8-full local-p: p_t = S * sigmoid(.) in Q15.16.
 TEST(ModelBounds, Int8FullLocalPSourcesUpTo32767LoadLongerAreRefused) {
   ModelConfig config = Narrow();
-  config.attention = AttentionType::kLocalP;
-  config.score = ScoreType::kGeneral;
+  config.rnn.attention = AttentionType::kLocalP;
+  config.rnn.score = ScoreType::kGeneral;
   config.max_src_len = fxp::kMaxQ16PositionLength;
   ModelFileContents contents = Contents(config, QuantScheme::kInt8Full);
   contents.arena_plan.max_src_len = 8;

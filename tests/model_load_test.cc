@@ -78,7 +78,7 @@ TEST(ModelLoad, AcceptsAGoodFileAndExposesEverything) {
   EXPECT_EQ(model.format_version(), kFormatVersion);
   EXPECT_EQ(model.buffer(), buffer.data());
   EXPECT_EQ(model.buffer_size(), bytes.size());
-  EXPECT_EQ(model.config().dec_hidden, testing::TinyConfig().dec_hidden);
+  EXPECT_EQ(model.config().rnn.dec_hidden, testing::TinyConfig().rnn.dec_hidden);
   EXPECT_EQ(std::string(model.provenance().created), "2024-01-01");
   EXPECT_EQ(std::string(model.provenance().checkpoint_sha256).size(), 64u);
   EXPECT_EQ(model.decoding_defaults().beam, converter::kDefaultBeam);
@@ -191,9 +191,44 @@ TEST(ModelLoad, SurvivesCorruptedBytes) {
   EXPECT_GT(refused, 0);
 }
 
+// Format 1 kept the RNN's options in Config's flat fields (schema/edgenmt.fbs); such a file
+// still loads, into the same ModelConfig as the format 2 file of the same contents.
+TEST(ModelLoad, FormatOneFilesStillLoadTheirRnnOptions) {
+  ModelFileContents v1 = GoodContents();
+  v1.format_version = 1;
+  const std::vector<uint8_t> bytes1 = converter::BuildModelFile(v1);
+  const std::vector<uint8_t> bytes2 = converter::BuildModelFile(GoodContents());
+  ASSERT_NE(bytes1, bytes2);
+  AlignedBuffer buffer1(bytes1), buffer2(bytes2);
+  Model model1, model2;
+  ASSERT_EQ(model1.Load(buffer1.data(), buffer1.size()), Status::kOk) << model1.error_detail();
+  ASSERT_EQ(model2.Load(buffer2.data(), buffer2.size()), Status::kOk) << model2.error_detail();
+  EXPECT_EQ(model1.format_version(), 1u);
+  EXPECT_EQ(model2.format_version(), kFormatVersion);
+  const RnnConfig& a = model1.config().rnn;
+  const RnnConfig& b = model2.config().rnn;
+  const RnnConfig& want = GoodContents().config.rnn;
+  for (const RnnConfig* r : {&a, &b}) {
+    EXPECT_EQ(r->cell, want.cell);
+    EXPECT_EQ(r->src_embed, want.src_embed);
+    EXPECT_EQ(r->tgt_embed, want.tgt_embed);
+    EXPECT_EQ(r->enc_hidden, want.enc_hidden);
+    EXPECT_EQ(r->bidirectional, want.bidirectional);
+    EXPECT_EQ(r->reverse_source, want.reverse_source);
+    EXPECT_EQ(r->dec_hidden, want.dec_hidden);
+    EXPECT_EQ(r->bridge, want.bridge);
+    EXPECT_EQ(r->input_feeding, want.input_feeding);
+    EXPECT_EQ(r->attention, want.attention);
+    EXPECT_EQ(r->score, want.score);
+    EXPECT_EQ(r->attn_hidden, want.attn_hidden);
+    EXPECT_EQ(r->window, want.window);
+  }
+  EXPECT_EQ(model1.num_tensors(), model2.num_tensors());
+}
+
 TEST(ModelLoad, RejectsFutureAndAncientVersions) {
   EXPECT_LOAD_FAILS(LoadMutated([](ModelFileContents& c) { c.format_version = kFormatVersion + 1; }),
-                    Status::kModelVersionUnsupported, "file version 2, runtime reads 1..1");
+                    Status::kModelVersionUnsupported, "file version 3, runtime reads 1..2");
   EXPECT_LOAD_FAILS(LoadMutated([](ModelFileContents& c) { c.format_version = 0; }),
                     Status::kModelVersionUnsupported, "file version 0");
 }
@@ -261,7 +296,7 @@ TEST(ModelLoad, RejectsShapesThatDisagreeWithTheConfig) {
             std::string::npos)
       << r.detail;
   // A config change the tensors no longer match.
-  EXPECT_LOAD_FAILS(LoadMutated([](ModelFileContents& c) { c.config.tgt_embed += 1; }),
+  EXPECT_LOAD_FAILS(LoadMutated([](ModelFileContents& c) { c.config.rnn.tgt_embed += 1; }),
                     Status::kModelTensorInvalid, "tgt_embed.weight");
 }
 
@@ -281,16 +316,16 @@ TEST(ModelLoad, RejectsMissingExtraAndDuplicateTensors) {
 }
 
 TEST(ModelLoad, RejectsInvalidConfigs) {
-  EXPECT_LOAD_FAILS(LoadMutated([](ModelFileContents& c) { c.config.score = ScoreType::kDot; }),
+  EXPECT_LOAD_FAILS(LoadMutated([](ModelFileContents& c) { c.config.rnn.score = ScoreType::kDot; }),
                     Status::kModelConfigInvalid, "dot");
   EXPECT_LOAD_FAILS(LoadMutated([](ModelFileContents& c) { c.config.enc_layers = 0; }),
                     Status::kModelConfigInvalid, "enc_layers");
-  EXPECT_LOAD_FAILS(LoadMutated([](ModelFileContents& c) { c.config.dec_hidden = 1 << 21; }),
+  EXPECT_LOAD_FAILS(LoadMutated([](ModelFileContents& c) { c.config.rnn.dec_hidden = 1 << 21; }),
                     Status::kModelConfigInvalid, "dec_hidden");
-  EXPECT_LOAD_FAILS(LoadMutated([](ModelFileContents& c) { c.config.cell = static_cast<CellType>(7); }),
+  EXPECT_LOAD_FAILS(LoadMutated([](ModelFileContents& c) { c.config.rnn.cell = static_cast<CellType>(7); }),
                     Status::kModelConfigInvalid, "cell");
   EXPECT_LOAD_FAILS(LoadMutated([](ModelFileContents& c) {
-                      c.config.attention = AttentionType::kNone;
+                      c.config.rnn.attention = AttentionType::kNone;
                     }),
                     Status::kModelConfigInvalid, "input_feeding");
   EXPECT_LOAD_FAILS(LoadMutated([](ModelFileContents& c) { c.decoding.nbest = c.decoding.beam + 1; }),
@@ -430,11 +465,11 @@ TEST(ModelLoad, LoadsTheCheckedInVersion1Model) {
   ASSERT_EQ(model.Load(buffer.data(), buffer.size()), Status::kOk) << model.error_detail();
   EXPECT_EQ(model.format_version(), 1u);
   const ModelConfig want = testing::TinyConfig();
-  EXPECT_EQ(model.config().cell, want.cell);
-  EXPECT_EQ(model.config().attention, want.attention);
-  EXPECT_EQ(model.config().score, want.score);
+  EXPECT_EQ(model.config().rnn.cell, want.rnn.cell);
+  EXPECT_EQ(model.config().rnn.attention, want.rnn.attention);
+  EXPECT_EQ(model.config().rnn.score, want.rnn.score);
   EXPECT_EQ(model.config().src_vocab_size, want.src_vocab_size);
-  EXPECT_EQ(model.config().dec_hidden, want.dec_hidden);
+  EXPECT_EQ(model.config().rnn.dec_hidden, want.rnn.dec_hidden);
   EXPECT_STREQ(model.provenance().created, "2024-01-01");
   EXPECT_EQ(model.decoding_defaults().beam, 5);
   EXPECT_EQ(model.decoding_defaults().nbest, 1);

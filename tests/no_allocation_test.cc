@@ -127,7 +127,7 @@ void CheckNoAllocation(const char* name, QuantScheme scheme,
   limits.max_beam = 5;
   limits.max_nbest = 5;
   limits.max_tgt_len = 16;
-  limits.attention = model.config().attention != AttentionType::kNone;
+  limits.attention = model.config().rnn.attention != AttentionType::kNone;
   limits.backend = backend;
   size_t bytes = 0;
   ASSERT_EQ(RequiredArenaBytes(model, limits, &bytes), Status::kOk) << model_name;

@@ -51,7 +51,7 @@ TEST(ProfilerTest, StagesAreNestedCountedAndChangeNothing) {
   for (const char* name : {"local_p_general", "bahdanau", "none"}) {
     auto loaded = testing::LoadCheckpointDir(Golden(name));
     ASSERT_NE(loaded, nullptr);
-    const bool attention = loaded->model.config().attention != AttentionType::kNone;
+    const bool attention = loaded->model.config().rnn.attention != AttentionType::kNone;
     for (int32_t beam : {1, 3}) {
       const auto unprofiled = Translate(loaded->model, "abcde", beam);
       Recorder recorder;

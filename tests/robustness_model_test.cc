@@ -168,7 +168,7 @@ void UseLoadedModel(const Model& model, const uint8_t* buffer, size_t size, cons
   options.nbest = 2;
   options.max_len = 10;
   options.alpha = 0.6f;
-  options.beta = model.config().attention == AttentionType::kNone ? 0.0f : 0.2f;
+  options.beta = model.config().rnn.attention == AttentionType::kNone ? 0.0f : 0.2f;
   TranslationResult result;
   const Status status = translator.Translate("hello", 5, options, &result);
   if (status == Status::kOk) {
@@ -269,6 +269,20 @@ std::vector<uint8_t> WithConfigInt(const std::vector<uint8_t>& bytes, flatbuffer
                                    int32_t value) {
   std::vector<uint8_t> out = bytes;
   Poke<int32_t>(&out, FieldOffset(out, Root(out)->config(), field), value);
+  return out;
+}
+
+// The same for one of the RNN's options: in Config.rnn (format 2) or, in a format 1 file,
+// Config's flat field of that name.
+std::vector<uint8_t> WithRnnConfigInt(const std::vector<uint8_t>& bytes, flatbuffers::voffset_t rnn_field,
+                                      flatbuffers::voffset_t flat_field, int32_t value) {
+  std::vector<uint8_t> out = bytes;
+  const fb::Config* config = Root(out)->config();
+  if (config->rnn() != nullptr) {
+    Poke<int32_t>(&out, FieldOffset(out, config->rnn(), rnn_field), value);
+  } else {
+    Poke<int32_t>(&out, FieldOffset(out, config, flat_field), value);
+  }
   return out;
 }
 
@@ -405,40 +419,51 @@ TEST(RobustnessModel, AbsurdTensorDimsAreRefusedByName) {
 
 TEST(RobustnessModel, AbsurdConfigValuesAreRefused) {
   struct Case {
-    flatbuffers::voffset_t field;
+    flatbuffers::voffset_t field;       // in Config
+    flatbuffers::voffset_t rnn_field;   // in Config.rnn (0: a common field)
     const char* name;
   };
   const Case cases[] = {
-      {fb::Config::VT_SRC_VOCAB_SIZE, "src_vocab_size"}, {fb::Config::VT_TGT_VOCAB_SIZE, "tgt_vocab_size"},
-      {fb::Config::VT_SRC_EMBED, "src_embed"},           {fb::Config::VT_TGT_EMBED, "tgt_embed"},
-      {fb::Config::VT_ENC_HIDDEN, "enc_hidden"},         {fb::Config::VT_ENC_LAYERS, "enc_layers"},
-      {fb::Config::VT_DEC_LAYERS, "dec_layers"},         {fb::Config::VT_DEC_HIDDEN, "dec_hidden"},
-      {fb::Config::VT_MAX_SRC_LEN, "max_src_len"},
+      {fb::Config::VT_SRC_VOCAB_SIZE, 0, "src_vocab_size"},
+      {fb::Config::VT_TGT_VOCAB_SIZE, 0, "tgt_vocab_size"},
+      {fb::Config::VT_SRC_EMBED, fb::RnnConfig::VT_SRC_EMBED, "src_embed"},
+      {fb::Config::VT_TGT_EMBED, fb::RnnConfig::VT_TGT_EMBED, "tgt_embed"},
+      {fb::Config::VT_ENC_HIDDEN, fb::RnnConfig::VT_ENC_HIDDEN, "enc_hidden"},
+      {fb::Config::VT_ENC_LAYERS, 0, "enc_layers"},
+      {fb::Config::VT_DEC_LAYERS, 0, "dec_layers"},
+      {fb::Config::VT_DEC_HIDDEN, fb::RnnConfig::VT_DEC_HIDDEN, "dec_hidden"},
+      {fb::Config::VT_MAX_SRC_LEN, 0, "max_src_len"},
   };
   for (const NamedFile& f : SweepFiles()) {
     for (const Case& c : cases) {
-      // A Transformer reads the common fields only (its own are checked by
-      // transformer_model_test); the RNN's embedding and hidden sizes are zero and unused there.
-      const bool common = c.field == fb::Config::VT_SRC_VOCAB_SIZE ||
-                          c.field == fb::Config::VT_TGT_VOCAB_SIZE ||
-                          c.field == fb::Config::VT_ENC_LAYERS ||
-                          c.field == fb::Config::VT_DEC_LAYERS || c.field == fb::Config::VT_MAX_SRC_LEN;
-      if (f.transformer && !common) continue;
+      // A Transformer has no RNN part (its own fields are checked by transformer_model_test).
+      if (f.transformer && c.rnn_field != 0) continue;
       for (int32_t value : {0, -7, INT32_MIN, INT32_MAX, kMaxModelDim + 1}) {
-        const Outcome o = LoadAndUse(WithConfigInt(f.bytes, c.field, value),
-                                     f.name + " " + c.name + "=" + std::to_string(value));
+        const std::vector<uint8_t> bytes = c.rnn_field != 0
+                                               ? WithRnnConfigInt(f.bytes, c.rnn_field, c.field, value)
+                                               : WithConfigInt(f.bytes, c.field, value);
+        const Outcome o = LoadAndUse(bytes, f.name + " " + c.name + "=" + std::to_string(value));
         EXPECT_EQ(o.status, Status::kModelConfigInvalid) << c.name << "=" << value << ": " << o.detail;
         EXPECT_NE(o.detail.find(c.name), std::string::npos) << o.detail;
       }
     }
-    // Enums outside their range (stored as bytes).
-    for (flatbuffers::voffset_t field : {fb::Config::VT_CELL, fb::Config::VT_ATTENTION, fb::Config::VT_SCORE,
-                                         fb::Config::VT_TOKENIZER, fb::Config::VT_SCHEME}) {
-      const uint8_t* p = AddressOf(Root(f.bytes)->config(), field);
-      if (p == nullptr) continue;  // default value, not stored: nothing to patch
+    // Enums outside their range (stored as bytes): the RNN's in Config.rnn (a Transformer
+    // has none; its flat format-1 fields are not read), the common ones in Config.
+    const fb::Config* config = Root(f.bytes)->config();
+    const fb::RnnConfig* rnn = f.transformer ? nullptr : config->rnn();
+    const uint8_t* enums[] = {
+        rnn != nullptr ? AddressOf(rnn, fb::RnnConfig::VT_CELL) : nullptr,
+        rnn != nullptr ? AddressOf(rnn, fb::RnnConfig::VT_ATTENTION) : nullptr,
+        rnn != nullptr ? AddressOf(rnn, fb::RnnConfig::VT_SCORE) : nullptr,
+        AddressOf(config, fb::Config::VT_TOKENIZER),
+        AddressOf(config, fb::Config::VT_SCHEME),
+    };
+    for (const uint8_t* at : enums) {
+      if (at == nullptr) continue;  // default value, not stored: nothing to patch
       std::vector<uint8_t> bytes = f.bytes;
-      Poke<uint8_t>(&bytes, static_cast<size_t>(p - f.bytes.data()), 0x7F);
-      EXPECT_EQ(LoadAndUse(bytes, f.name + " enum").status, Status::kModelConfigInvalid);
+      Poke<uint8_t>(&bytes, static_cast<size_t>(at - f.bytes.data()), 0x7F);
+      EXPECT_EQ(LoadAndUse(bytes, f.name + " enum").status, Status::kModelConfigInvalid)
+          << f.name << " enum at " << (at - f.bytes.data());
     }
   }
 }
@@ -449,10 +474,15 @@ TEST(RobustnessModel, ConfigThatDisagreesWithTheTensorsIsRefused) {
     // One more embedding column than the tensors have: the embedding tensor is named (an RNN's
     // embedding sizes; a Transformer's is d_model, in its own table).
     if (!f.transformer) {
-      EXPECT_REFUSED(LoadAndUse(WithConfigInt(f.bytes, fb::Config::VT_SRC_EMBED, config->src_embed() + 1),
+      const fb::RnnConfig* rnn = config->rnn();
+      const int32_t src_embed = rnn != nullptr ? rnn->src_embed() : config->src_embed();
+      const int32_t tgt_embed = rnn != nullptr ? rnn->tgt_embed() : config->tgt_embed();
+      EXPECT_REFUSED(LoadAndUse(WithRnnConfigInt(f.bytes, fb::RnnConfig::VT_SRC_EMBED,
+                                                 fb::Config::VT_SRC_EMBED, src_embed + 1),
                                 f.name + " src_embed+1"),
                      Status::kModelTensorInvalid, "src_embed.weight");
-      EXPECT_REFUSED(LoadAndUse(WithConfigInt(f.bytes, fb::Config::VT_TGT_EMBED, config->tgt_embed() - 1),
+      EXPECT_REFUSED(LoadAndUse(WithRnnConfigInt(f.bytes, fb::RnnConfig::VT_TGT_EMBED,
+                                                 fb::Config::VT_TGT_EMBED, tgt_embed - 1),
                                 f.name + " tgt_embed-1"),
                      Status::kModelTensorInvalid, "tgt_embed.weight");
     }

@@ -92,7 +92,7 @@ TEST(PlanSize, LimitsBeyondTheAddressSpaceAreRefusedNeverWrapped) {
       limits.max_beam = kMaxDecodingBeam;
       limits.max_nbest = kMaxDecodingBeam;
       limits.max_tgt_len = kMaxModelDim;
-      limits.attention = model.config().attention != AttentionType::kNone;
+      limits.attention = model.config().rnn.attention != AttentionType::kNone;
       const uint64_t history_bytes = uint64_t{2} * 4 * kMaxModelDim * kMaxDecodingBeam;
       const uint64_t attention_bytes =
           limits.attention ? uint64_t{4} * kMaxModelDim * kMaxDecodingBeam * model.config().max_src_len

@@ -12,22 +12,22 @@ namespace {
 
 ModelConfig Base() {
   ModelConfig c{};
-  c.cell = CellType::kLstm;
+  c.rnn.cell = CellType::kLstm;
   c.src_vocab_size = 30;
   c.tgt_vocab_size = 40;
-  c.src_embed = 6;
-  c.tgt_embed = 7;
-  c.enc_hidden = 5;
+  c.rnn.src_embed = 6;
+  c.rnn.tgt_embed = 7;
+  c.rnn.enc_hidden = 5;
   c.enc_layers = 2;
   c.dec_layers = 2;
-  c.bidirectional = true;
-  c.dec_hidden = 8;
-  c.bridge = true;
-  c.input_feeding = true;
-  c.attention = AttentionType::kGlobal;
-  c.score = ScoreType::kGeneral;
-  c.attn_hidden = 4;
-  c.window = 2;
+  c.rnn.bidirectional = true;
+  c.rnn.dec_hidden = 8;
+  c.rnn.bridge = true;
+  c.rnn.input_feeding = true;
+  c.rnn.attention = AttentionType::kGlobal;
+  c.rnn.score = ScoreType::kGeneral;
+  c.rnn.attn_hidden = 4;
+  c.rnn.window = 2;
   c.max_src_len = 12;
   return c;
 }
@@ -66,20 +66,20 @@ TEST(TensorLayout, LstmBidirectionalGlobalGeneral) {
 
 TEST(TensorLayout, GruNoBridgeHasNoCellStateTensors) {
   ModelConfig c = Base();
-  c.cell = CellType::kGru;
+  c.rnn.cell = CellType::kGru;
   auto l = Layout(c);
   EXPECT_EQ(l.at("encoder.rnn.weight_ih_l0"), (Shape{15, 6}));
   EXPECT_EQ(l.count("bridge.0.c.weight"), 0u);
   EXPECT_EQ(l.count("bridge.0.h.weight"), 1u);
-  c.bridge = false;
+  c.rnn.bridge = false;
   l = Layout(c);
   EXPECT_EQ(l.count("bridge.0.h.weight"), 0u);
 }
 
 TEST(TensorLayout, AttentionVariants) {
   ModelConfig c = Base();
-  c.attention = AttentionType::kBahdanau;
-  c.score = ScoreType::kConcat;
+  c.rnn.attention = AttentionType::kBahdanau;
+  c.rnn.score = ScoreType::kConcat;
   auto l = Layout(c);
   EXPECT_EQ(l.at("attn.query.weight"), (Shape{4, 8}));
   EXPECT_EQ(l.at("attn.key.weight"), (Shape{4, 10}));
@@ -87,29 +87,29 @@ TEST(TensorLayout, AttentionVariants) {
   EXPECT_EQ(l.at("attn.v.weight"), (Shape{1, 4}));
   EXPECT_EQ(l.at("decoder.layers.0.weight_ih"), (Shape{32, 7 + 10 + 8}));
 
-  c.attention = AttentionType::kGlobal;
+  c.rnn.attention = AttentionType::kGlobal;
   l = Layout(c);
   EXPECT_EQ(l.count("attn.key.bias"), 0u);
   EXPECT_EQ(l.at("decoder.layers.0.weight_ih"), (Shape{32, 7 + 8}));
 
-  c.attention = AttentionType::kLocalP;
-  c.score = ScoreType::kLocation;
+  c.rnn.attention = AttentionType::kLocalP;
+  c.rnn.score = ScoreType::kLocation;
   l = Layout(c);
   EXPECT_EQ(l.at("attn.location.weight"), (Shape{12, 8}));
   EXPECT_EQ(l.at("attn.predict_w.weight"), (Shape{4, 8}));
   EXPECT_EQ(l.at("attn.predict_v.weight"), (Shape{1, 4}));
 
-  c.attention = AttentionType::kLocalM;
-  c.score = ScoreType::kDot;
-  c.bidirectional = false;
-  c.enc_hidden = 8;
+  c.rnn.attention = AttentionType::kLocalM;
+  c.rnn.score = ScoreType::kDot;
+  c.rnn.bidirectional = false;
+  c.rnn.enc_hidden = 8;
   l = Layout(c);
   EXPECT_EQ(l.count("attn.predict_w.weight"), 0u);
   for (const auto& [name, shape] : l) EXPECT_NE(name.rfind("attn.", 0), 0u) << name;
   EXPECT_EQ(l.at("attn_out.weight"), (Shape{8, 16}));
 
-  c.attention = AttentionType::kNone;
-  c.input_feeding = false;
+  c.rnn.attention = AttentionType::kNone;
+  c.rnn.input_feeding = false;
   l = Layout(c);
   EXPECT_EQ(l.at("attn_out.weight"), (Shape{8, 8}));
   EXPECT_EQ(l.at("decoder.layers.0.weight_ih"), (Shape{32, 7}));
@@ -134,8 +134,8 @@ TEST(TensorLayout, LargestConfigFitsTheBounds) {
   ModelConfig c = Base();
   c.enc_layers = kMaxModelLayers;
   c.dec_layers = kMaxModelLayers;
-  c.attention = AttentionType::kLocalP;
-  c.score = ScoreType::kConcat;
+  c.rnn.attention = AttentionType::kLocalP;
+  c.rnn.score = ScoreType::kConcat;
   const int32_t n = ForEachExpectedTensor(c, [](const ExpectedTensor& t) {
     EXPECT_LT(strlen(t.name), static_cast<size_t>(kMaxTensorNameLength - 1)) << t.name;
     return true;
@@ -166,9 +166,9 @@ TEST(TensorLayout, ActivationsOnlyForInt8FullLstm) {
   EXPECT_EQ(names, (std::vector<std::string>{"encoder.rnn.l0.cell", "encoder.rnn.l0_reverse.cell",
                                              "encoder.rnn.l1.cell", "encoder.rnn.l1_reverse.cell",
                                              "decoder.layers.0.cell", "decoder.layers.1.cell"}));
-  c.cell = CellType::kGru;
+  c.rnn.cell = CellType::kGru;
   EXPECT_EQ(collect(c), 0);
-  c.cell = CellType::kLstm;
+  c.rnn.cell = CellType::kLstm;
   c.scheme = QuantScheme::kInt8Hybrid;
   EXPECT_EQ(collect(c), 0);
 }
@@ -182,21 +182,21 @@ TEST(ValidateModelConfig, Constraints) {
     EXPECT_NE(std::string(detail).find(field), std::string::npos) << detail;
   };
   ModelConfig c = Base();
-  c.score = ScoreType::kDot;
+  c.rnn.score = ScoreType::kDot;
   invalid(c, "dot");
-  c.bidirectional = false;
-  c.enc_hidden = 8;
+  c.rnn.bidirectional = false;
+  c.rnn.enc_hidden = 8;
   EXPECT_EQ(ValidateModelConfig(c, nullptr, 0), Status::kOk);
   c = Base();
-  c.attention = AttentionType::kNone;
+  c.rnn.attention = AttentionType::kNone;
   invalid(c, "input_feeding");
   c = Base();
-  c.attention = AttentionType::kLocalM;
-  c.window = 0;
+  c.rnn.attention = AttentionType::kLocalM;
+  c.rnn.window = 0;
   invalid(c, "window");
   c = Base();
-  c.attention = AttentionType::kBahdanau;
-  c.attn_hidden = 0;
+  c.rnn.attention = AttentionType::kBahdanau;
+  c.rnn.attn_hidden = 0;
   invalid(c, "attn_hidden");
   c = Base();
   c.src_vocab_size = 3;
@@ -205,7 +205,7 @@ TEST(ValidateModelConfig, Constraints) {
   c.max_src_len = 0;
   invalid(c, "max_src_len");
   c = Base();
-  c.enc_hidden = kMaxModelDim;  // E = 2^21
+  c.rnn.enc_hidden = kMaxModelDim;  // E = 2^21
   invalid(c, "enc_hidden");
   c = Base();
   c.dec_layers = kMaxModelLayers + 1;

@@ -17,23 +17,23 @@ namespace edgenmt::testing {
 
 ModelConfig TinyConfig() {
   ModelConfig c{};
-  c.cell = CellType::kLstm;
+  c.rnn.cell = CellType::kLstm;
   c.src_vocab_size = 11;
   c.tgt_vocab_size = 9;
-  c.src_embed = 6;
-  c.tgt_embed = 7;
-  c.enc_hidden = 5;
+  c.rnn.src_embed = 6;
+  c.rnn.tgt_embed = 7;
+  c.rnn.enc_hidden = 5;
   c.enc_layers = 1;
   c.dec_layers = 2;
-  c.bidirectional = true;
-  c.reverse_source = false;
-  c.dec_hidden = 8;
-  c.bridge = true;
-  c.input_feeding = true;
-  c.attention = AttentionType::kGlobal;
-  c.score = ScoreType::kGeneral;
-  c.attn_hidden = 4;
-  c.window = 2;
+  c.rnn.bidirectional = true;
+  c.rnn.reverse_source = false;
+  c.rnn.dec_hidden = 8;
+  c.rnn.bridge = true;
+  c.rnn.input_feeding = true;
+  c.rnn.attention = AttentionType::kGlobal;
+  c.rnn.score = ScoreType::kGeneral;
+  c.rnn.attn_hidden = 4;
+  c.rnn.window = 2;
   c.max_src_len = 12;
   c.tokenizer = TokenizerType::kChar;
   c.scheme = QuantScheme::kFloat32;

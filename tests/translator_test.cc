@@ -78,7 +78,7 @@ TEST(TranslatorArenaTest, UsedEqualsRequiredAndOneByteLessFails) {
     auto loaded = testing::LoadCheckpointDir(GoldenDir(name));
     ASSERT_NE(loaded, nullptr);
     const Model& model = loaded->model;
-    const bool has_attention = model.config().attention != AttentionType::kNone;
+    const bool has_attention = model.config().rnn.attention != AttentionType::kNone;
     for (const SessionLimits& limits :
          {Limits(1, 1, 1, 1, false), Limits(32, 5, 5, 12, has_attention), Limits(7, 3, 2, 20, false),
           Limits(0, 4, 1, 0, has_attention)}) {

@@ -37,18 +37,18 @@ std::vector<Variant> Variants() {
     v.push_back({name, c});
   };
   add("lstm-global-general", [](ModelConfig&) {});
-  add("gru-global-concat", [](ModelConfig& c) { c.cell = CellType::kGru; c.score = ScoreType::kConcat; });
-  add("lstm-none", [](ModelConfig& c) { c.attention = AttentionType::kNone; c.input_feeding = false; });
-  add("lstm-bahdanau", [](ModelConfig& c) { c.attention = AttentionType::kBahdanau; c.score = ScoreType::kConcat; });
+  add("gru-global-concat", [](ModelConfig& c) { c.rnn.cell = CellType::kGru; c.rnn.score = ScoreType::kConcat; });
+  add("lstm-none", [](ModelConfig& c) { c.rnn.attention = AttentionType::kNone; c.rnn.input_feeding = false; });
+  add("lstm-bahdanau", [](ModelConfig& c) { c.rnn.attention = AttentionType::kBahdanau; c.rnn.score = ScoreType::kConcat; });
   add("gru-localp-location", [](ModelConfig& c) {
-    c.cell = CellType::kGru; c.attention = AttentionType::kLocalP; c.score = ScoreType::kLocation;
+    c.rnn.cell = CellType::kGru; c.rnn.attention = AttentionType::kLocalP; c.rnn.score = ScoreType::kLocation;
   });
   add("lstm-localm-dot", [](ModelConfig& c) {
-    c.attention = AttentionType::kLocalM; c.score = ScoreType::kDot; c.bidirectional = false;
-    c.enc_hidden = 8; c.enc_layers = 2; c.window = 1; c.reverse_source = true;
+    c.rnn.attention = AttentionType::kLocalM; c.rnn.score = ScoreType::kDot; c.rnn.bidirectional = false;
+    c.rnn.enc_hidden = 8; c.enc_layers = 2; c.rnn.window = 1; c.rnn.reverse_source = true;
   });
   add("lstm-word-nobridge", [](ModelConfig& c) {
-    c.tokenizer = TokenizerType::kWord; c.bridge = false; c.dec_layers = 1; c.src_vocab_size = 33;
+    c.tokenizer = TokenizerType::kWord; c.rnn.bridge = false; c.dec_layers = 1; c.src_vocab_size = 33;
   });
   // Transformers: pre-norm ReLU, post-norm GELU with learned positions and its own generator.
   auto transformer = [](ModelConfig& c, edgenmt::NormPlacement norm,

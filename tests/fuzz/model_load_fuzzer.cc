@@ -68,7 +68,7 @@ void InspectAndTranslate(const edgenmt::Model& model, const uint8_t* buffer, siz
   limits.max_beam = kMaxBeam;
   limits.max_nbest = kMaxBeam;
   limits.max_tgt_len = kMaxTgtLen;
-  limits.attention = model.config().attention != edgenmt::AttentionType::kNone;
+  limits.attention = model.config().rnn.attention != edgenmt::AttentionType::kNone;
   size_t bytes = 0;
   if (edgenmt::RequiredArenaBytes(model, limits, &bytes) != edgenmt::Status::kOk) return;
   if (bytes == 0 || bytes > kMaxArenaBytes) return;

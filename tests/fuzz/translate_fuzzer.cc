@@ -84,7 +84,7 @@ void LoadModels() {
     limits.max_beam = kMaxBeam;
     limits.max_nbest = kMaxBeam;
     limits.max_tgt_len = kMaxTgtLen;
-    limits.attention = m->model.config().attention != edgenmt::AttentionType::kNone;
+    limits.attention = m->model.config().rnn.attention != edgenmt::AttentionType::kNone;
     // Every model of every scheme must get a session, except the verifier seed with zero
     // points (asymmetric int8, which no kernel computes): loading is all it is for.
     const bool must_run = name.find("-zero-points") == std::string::npos;
@@ -163,7 +163,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     status = m.translator.Translate(text, len, o, &result);
   }
   const bool options_valid = o.nbest <= o.beam &&
-                             (!o.return_attention || m.model.config().attention != edgenmt::AttentionType::kNone);
+                             (!o.return_attention || m.model.config().rnn.attention != edgenmt::AttentionType::kNone);
   if (status == edgenmt::Status::kOk) {
     Check(options_valid && o.beam <= kMaxBeam);
     CheckResult(result, o, m.model);

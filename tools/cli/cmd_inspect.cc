@@ -148,13 +148,13 @@ int RunInspect(int argc, char** argv) {
                 t.max_tgt_len, c.tokenizer == TokenizerType::kChar ? "char" : "word");
   } else {
     std::printf("  model type rnn\n");
-    std::printf("  cell %s, encoder %d layer(s) x %d%s%s, decoder %d layer(s) x %d\n", CellName(c.cell),
-                c.enc_layers, c.enc_hidden, c.bidirectional ? " bidirectional" : "",
-                c.reverse_source ? ", reversed source" : "", c.dec_layers, c.dec_hidden);
-    std::printf("  embeddings src %d tgt %d, bridge %s, input feeding %s\n", c.src_embed, c.tgt_embed,
-                c.bridge ? "yes" : "no", c.input_feeding ? "yes" : "no");
+    std::printf("  cell %s, encoder %d layer(s) x %d%s%s, decoder %d layer(s) x %d\n", CellName(c.rnn.cell),
+                c.enc_layers, c.rnn.enc_hidden, c.rnn.bidirectional ? " bidirectional" : "",
+                c.rnn.reverse_source ? ", reversed source" : "", c.dec_layers, c.rnn.dec_hidden);
+    std::printf("  embeddings src %d tgt %d, bridge %s, input feeding %s\n", c.rnn.src_embed, c.rnn.tgt_embed,
+                c.rnn.bridge ? "yes" : "no", c.rnn.input_feeding ? "yes" : "no");
     std::printf("  attention %s, score %s, attn_hidden %d, window D=%d, max_src_len %d, tokenizer %s\n",
-                AttentionName(c.attention), ScoreName(c.score), c.attn_hidden, c.window,
+                AttentionName(c.rnn.attention), ScoreName(c.rnn.score), c.rnn.attn_hidden, c.rnn.window,
                 c.max_src_len, c.tokenizer == TokenizerType::kChar ? "char" : "word");
   }
   std::printf("vocabularies:\n");

@@ -23,7 +23,8 @@ namespace edgenmt {
 
 // The model file format version this runtime writes and reads. Files with a larger version
 // are refused (kModelVersionUnsupported); older versions listed in model.cc still load.
-constexpr uint32_t kFormatVersion = 1;
+// Version 2 holds the RNN's options in Config.rnn; version 1 files (flat Config fields) load.
+constexpr uint32_t kFormatVersion = 2;
 constexpr uint32_t kOldestSupportedFormatVersion = 1;
 constexpr size_t kModelBufferAlignment = 64;
 constexpr int32_t kMaxTensorRank = 4;
@@ -58,19 +59,12 @@ struct TransformerConfig {
   bool tie_output;      // the generator multiplies by tgt_embed.weight
 };
 
-// Every architecture option of docs/MODEL.md. Sizes are element counts. Common to both model
-// types: vocabulary sizes, enc_layers, dec_layers, max_src_len, tokenizer, scheme, model_type;
-// the RNN's options are the rest of the flat fields (zero in a Transformer's config), the
-// Transformer's are `transformer` (zero in an RNN's).
-struct ModelConfig {
+// The RNN's options (docs/MODEL.md "config.json"), ModelConfig::rnn. Sizes are element counts.
+struct RnnConfig {
   CellType cell;
-  int32_t src_vocab_size;
-  int32_t tgt_vocab_size;
   int32_t src_embed;
   int32_t tgt_embed;
   int32_t enc_hidden;   // per direction
-  int32_t enc_layers;
-  int32_t dec_layers;
   bool bidirectional;
   bool reverse_source;
   int32_t dec_hidden;
@@ -80,20 +74,31 @@ struct ModelConfig {
   ScoreType score;
   int32_t attn_hidden;
   int32_t window;       // local attention half-width D
+};
+
+// Every architecture option of docs/MODEL.md: the fields common to both model types, then one
+// part per type: `rnn` (zero in a Transformer's config) and `transformer` (zero in an RNN's).
+// Sizes are element counts. A zero-initialised config is an RNN model's.
+struct ModelConfig {
+  int32_t src_vocab_size;
+  int32_t tgt_vocab_size;
+  int32_t enc_layers;
+  int32_t dec_layers;
   int32_t max_src_len;  // the longest source the model accepts (location score width)
   TokenizerType tokenizer;
   QuantScheme scheme;
   ModelType model_type;  // kRnn (zero-initialised configs are RNN models)
+  RnnConfig rnn;                  // model_type kRnn only
   TransformerConfig transformer;  // model_type kTransformer only
 
   int32_t encoder_output_size() const {
     if (model_type == ModelType::kTransformer) return transformer.d_model;
-    return bidirectional ? 2 * enc_hidden : enc_hidden;
+    return rnn.bidirectional ? 2 * rnn.enc_hidden : rnn.enc_hidden;
   }
   // Whether a decoder step yields attention weights over the source (coverage, alignments):
   // the RNN with attention, and every Transformer (its last layer's cross-attention).
   bool has_attention() const {
-    return model_type == ModelType::kTransformer || attention != AttentionType::kNone;
+    return model_type == ModelType::kTransformer || rnn.attention != AttentionType::kNone;
   }
 };
 

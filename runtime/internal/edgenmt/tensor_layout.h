@@ -102,8 +102,8 @@ constexpr int32_t GateCount(CellType cell) { return cell == CellType::kLstm ? 4 
 
 // Width of decoder layer 0's input: tgt_embed + (E if bahdanau) + (H if input_feeding).
 constexpr int32_t DecoderInputSize(const ModelConfig& c) {
-  return c.tgt_embed + (c.attention == AttentionType::kBahdanau ? c.encoder_output_size() : 0) +
-         (c.input_feeding ? c.dec_hidden : 0);
+  return c.rnn.tgt_embed + (c.rnn.attention == AttentionType::kBahdanau ? c.encoder_output_size() : 0) +
+         (c.rnn.input_feeding ? c.rnn.dec_hidden : 0);
 }
 
 }  // namespace edgenmt

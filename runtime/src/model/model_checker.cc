@@ -41,32 +41,46 @@ bool CheckedBytes(const flatbuffers::Vector<int32_t>& shape, size_t element_size
   return true;
 }
 
+// The RNN's options from Config.rnn (format 2) or from Config's flat fields (format 1): both
+// tables name them alike.
+template <typename Table>
+void ReadRnnConfig(const Table& t, RnnConfig* out) {
+  out->cell = static_cast<CellType>(static_cast<uint8_t>(t.cell()));
+  out->src_embed = t.src_embed();
+  out->tgt_embed = t.tgt_embed();
+  out->enc_hidden = t.enc_hidden();
+  out->bidirectional = t.bidirectional();
+  out->reverse_source = t.reverse_source();
+  out->dec_hidden = t.dec_hidden();
+  out->bridge = t.bridge();
+  out->input_feeding = t.input_feeding();
+  out->attention = static_cast<AttentionType>(static_cast<uint8_t>(t.attention()));
+  out->score = static_cast<ScoreType>(static_cast<uint8_t>(t.score()));
+  out->attn_hidden = t.attn_hidden();
+  out->window = t.window();
+}
+
 }  // namespace
 
 Status ModelChecker::ReadConfig(ModelConfig* out) {
   const fb::Config* c = root_->config();
   ModelConfig cfg{};
-  cfg.cell = static_cast<CellType>(static_cast<uint8_t>(c->cell()));
   cfg.src_vocab_size = c->src_vocab_size();
   cfg.tgt_vocab_size = c->tgt_vocab_size();
-  cfg.src_embed = c->src_embed();
-  cfg.tgt_embed = c->tgt_embed();
-  cfg.enc_hidden = c->enc_hidden();
   cfg.enc_layers = c->enc_layers();
   cfg.dec_layers = c->dec_layers();
-  cfg.bidirectional = c->bidirectional();
-  cfg.reverse_source = c->reverse_source();
-  cfg.dec_hidden = c->dec_hidden();
-  cfg.bridge = c->bridge();
-  cfg.input_feeding = c->input_feeding();
-  cfg.attention = static_cast<AttentionType>(static_cast<uint8_t>(c->attention()));
-  cfg.score = static_cast<ScoreType>(static_cast<uint8_t>(c->score()));
-  cfg.attn_hidden = c->attn_hidden();
-  cfg.window = c->window();
   cfg.max_src_len = c->max_src_len();
   cfg.tokenizer = static_cast<TokenizerType>(static_cast<uint8_t>(c->tokenizer()));
   cfg.scheme = static_cast<QuantScheme>(static_cast<uint8_t>(c->scheme()));
   cfg.model_type = static_cast<ModelType>(static_cast<uint8_t>(c->model_type()));
+  const uint32_t version = root_->format_version();
+  if (version < 2) {
+    ReadRnnConfig(*c, &cfg.rnn);  // format 1: the RNN's options are Config's flat fields
+  } else if (const fb::RnnConfig* r = c->rnn()) {
+    ReadRnnConfig(*r, &cfg.rnn);
+  } else if (cfg.model_type == ModelType::kRnn) {
+    return Fail(Status::kModelConfigInvalid, "config.rnn: missing (model_type rnn)");
+  }
   if (const fb::TransformerConfig* t = c->transformer()) {
     cfg.transformer.d_model = t->d_model();
     cfg.transformer.heads = t->heads();

@@ -60,12 +60,6 @@ Status ValidateTransformerConfig(const ModelConfig& c, char* detail, size_t deta
 
 Status ValidateModelConfig(const ModelConfig& c, char* detail, size_t detail_size) {
   if (detail != nullptr && detail_size > 0) detail[0] = '\0';
-  if (c.cell != CellType::kLstm && c.cell != CellType::kGru)
-    return Invalid(detail, detail_size, "config.cell: unknown value ", static_cast<int>(c.cell));
-  if (static_cast<uint8_t>(c.attention) > static_cast<uint8_t>(AttentionType::kBahdanau))
-    return Invalid(detail, detail_size, "config.attention: unknown value ", static_cast<int>(c.attention));
-  if (static_cast<uint8_t>(c.score) > static_cast<uint8_t>(ScoreType::kLocation))
-    return Invalid(detail, detail_size, "config.score: unknown value ", static_cast<int>(c.score));
   if (static_cast<uint8_t>(c.tokenizer) > static_cast<uint8_t>(TokenizerType::kWord))
     return Invalid(detail, detail_size, "config.tokenizer: unknown value ", static_cast<int>(c.tokenizer));
   if (static_cast<uint8_t>(c.scheme) > static_cast<uint8_t>(QuantScheme::kInt8Full))
@@ -74,41 +68,48 @@ Status ValidateModelConfig(const ModelConfig& c, char* detail, size_t detail_siz
   if (c.model_type != ModelType::kRnn)
     return Invalid(detail, detail_size, "config.model_type: unknown value ",
                    static_cast<int>(c.model_type), " (this runtime runs rnn and transformer models)");
+  // The RNN's part (ModelConfig::rnn; named as in config.json, where it is flat).
+  if (c.rnn.cell != CellType::kLstm && c.rnn.cell != CellType::kGru)
+    return Invalid(detail, detail_size, "config.cell: unknown value ", static_cast<int>(c.rnn.cell));
+  if (static_cast<uint8_t>(c.rnn.attention) > static_cast<uint8_t>(AttentionType::kBahdanau))
+    return Invalid(detail, detail_size, "config.attention: unknown value ", static_cast<int>(c.rnn.attention));
+  if (static_cast<uint8_t>(c.rnn.score) > static_cast<uint8_t>(ScoreType::kLocation))
+    return Invalid(detail, detail_size, "config.score: unknown value ", static_cast<int>(c.rnn.score));
 
   const Size sizes[] = {
       // Vocabularies always hold the 4 special tokens <pad> <unk> <s> </s>.
       {"src_vocab_size", c.src_vocab_size, 4, kMaxModelDim},
       {"tgt_vocab_size", c.tgt_vocab_size, 4, kMaxModelDim},
-      {"src_embed", c.src_embed, 1, kMaxModelDim},
-      {"tgt_embed", c.tgt_embed, 1, kMaxModelDim},
-      {"enc_hidden", c.enc_hidden, 1, kMaxModelDim},
+      {"src_embed", c.rnn.src_embed, 1, kMaxModelDim},
+      {"tgt_embed", c.rnn.tgt_embed, 1, kMaxModelDim},
+      {"enc_hidden", c.rnn.enc_hidden, 1, kMaxModelDim},
       {"enc_layers", c.enc_layers, 1, kMaxModelLayers},
       {"dec_layers", c.dec_layers, 1, kMaxModelLayers},
-      {"dec_hidden", c.dec_hidden, 1, kMaxModelDim},
-      {"attn_hidden", c.attn_hidden, 0, kMaxModelDim},
-      {"window", c.window, 0, kMaxModelDim},
+      {"dec_hidden", c.rnn.dec_hidden, 1, kMaxModelDim},
+      {"attn_hidden", c.rnn.attn_hidden, 0, kMaxModelDim},
+      {"window", c.rnn.window, 0, kMaxModelDim},
       {"max_src_len", c.max_src_len, 1, kMaxModelDim},
   };
   EDGENMT_RETURN_IF_ERROR(CheckSizes(sizes, detail, detail_size));
 
   const int32_t E = c.encoder_output_size();
-  const int32_t H = c.dec_hidden;
-  const bool windowed = c.attention == AttentionType::kLocalM || c.attention == AttentionType::kLocalP;
-  const bool luong = c.attention == AttentionType::kGlobal || windowed;
+  const int32_t H = c.rnn.dec_hidden;
+  const bool windowed = c.rnn.attention == AttentionType::kLocalM || c.rnn.attention == AttentionType::kLocalP;
+  const bool luong = c.rnn.attention == AttentionType::kGlobal || windowed;
   if (E > kMaxModelDim)
     return Invalid(detail, detail_size, "config.enc_hidden: encoder output size ", static_cast<int>(E), " > ", static_cast<int>(kMaxModelDim));
-  if (c.input_feeding && c.attention == AttentionType::kNone)
+  if (c.rnn.input_feeding && c.rnn.attention == AttentionType::kNone)
     return Invalid(detail, detail_size, "config.input_feeding: needs attention != none");
-  if (luong && c.score == ScoreType::kDot && E != H)
+  if (luong && c.rnn.score == ScoreType::kDot && E != H)
     return Invalid(detail, detail_size, "config.score: dot needs encoder output size (", static_cast<int>(E), ") == dec_hidden (", static_cast<int>(H), ")");
-  if (windowed && c.window < 1)
-    return Invalid(detail, detail_size, "config.window: local attention needs window >= 1, got ", static_cast<int>(c.window));
-  const bool needs_attn_hidden = c.attention == AttentionType::kBahdanau ||
-                                 c.attention == AttentionType::kLocalP ||
-                                 (luong && c.score == ScoreType::kConcat);
-  if (needs_attn_hidden && c.attn_hidden < 1)
+  if (windowed && c.rnn.window < 1)
+    return Invalid(detail, detail_size, "config.window: local attention needs window >= 1, got ", static_cast<int>(c.rnn.window));
+  const bool needs_attn_hidden = c.rnn.attention == AttentionType::kBahdanau ||
+                                 c.rnn.attention == AttentionType::kLocalP ||
+                                 (luong && c.rnn.score == ScoreType::kConcat);
+  if (needs_attn_hidden && c.rnn.attn_hidden < 1)
     return Invalid(detail, detail_size, "config.attn_hidden: must be >= 1 for this attention/score");
-  if (c.scheme == QuantScheme::kInt8Full && c.attention == AttentionType::kLocalP &&
+  if (c.scheme == QuantScheme::kInt8Full && c.rnn.attention == AttentionType::kLocalP &&
       c.max_src_len > fxp::kMaxQ16PositionLength)
     return Invalid(detail, detail_size, "config.max_src_len: ", static_cast<int>(c.max_src_len), " > ", static_cast<int>(fxp::kMaxQ16PositionLength), ", the longest source whose int8-full local-p position fits Q15.16");
   return Status::kOk;

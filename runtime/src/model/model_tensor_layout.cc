@@ -127,38 +127,38 @@ int32_t ExpectedTensors(const ModelConfig& c, ExpectedTensorVisitor visitor, voi
   if (visitor == nullptr || ValidateModelConfig(c, nullptr, 0) != Status::kOk) return 0;
   Emitter out(visitor, user);
   if (c.model_type == ModelType::kTransformer) return TransformerTensors(c, &out);
-  const int32_t gates = GateCount(c.cell);
+  const int32_t gates = GateCount(c.rnn.cell);
   const int32_t E = c.encoder_output_size();
-  const int32_t H = c.dec_hidden;
-  const int32_t A = c.attn_hidden;
+  const int32_t H = c.rnn.dec_hidden;
+  const int32_t A = c.rnn.attn_hidden;
   const TensorRole kW = TensorRole::kWeight, kB = TensorRole::kBias;
 
-  out.Add(TensorRole::kEmbedding, c.src_vocab_size, c.src_embed, "src_embed.weight");
+  out.Add(TensorRole::kEmbedding, c.src_vocab_size, c.rnn.src_embed, "src_embed.weight");
 
   for (int32_t l = 0; l < c.enc_layers; ++l) {
-    const int32_t in = l == 0 ? c.src_embed : E;
-    const int32_t rows = gates * c.enc_hidden;
-    for (int32_t dir = 0; dir < (c.bidirectional ? 2 : 1); ++dir) {
+    const int32_t in = l == 0 ? c.rnn.src_embed : E;
+    const int32_t rows = gates * c.rnn.enc_hidden;
+    for (int32_t dir = 0; dir < (c.rnn.bidirectional ? 2 : 1); ++dir) {
       const char* suffix = dir == 0 ? "" : "_reverse";
       out.Add(kW, rows, in, "encoder.rnn.weight_ih_l", l, suffix);
-      out.Add(kW, rows, c.enc_hidden, "encoder.rnn.weight_hh_l", l, suffix);
+      out.Add(kW, rows, c.rnn.enc_hidden, "encoder.rnn.weight_hh_l", l, suffix);
       out.Add(kB, rows, 0, "encoder.rnn.bias_ih_l", l, suffix);
       out.Add(kB, rows, 0, "encoder.rnn.bias_hh_l", l, suffix);
     }
   }
 
-  if (c.bridge) {
+  if (c.rnn.bridge) {
     for (int32_t l = 0; l < c.dec_layers; ++l) {
       out.Add(kW, H, E, "bridge.", l, ".h.weight");
       out.Add(kB, H, 0, "bridge.", l, ".h.bias");
-      if (c.cell == CellType::kLstm) {
+      if (c.rnn.cell == CellType::kLstm) {
         out.Add(kW, H, E, "bridge.", l, ".c.weight");
         out.Add(kB, H, 0, "bridge.", l, ".c.bias");
       }
     }
   }
 
-  out.Add(TensorRole::kEmbedding, c.tgt_vocab_size, c.tgt_embed, "tgt_embed.weight");
+  out.Add(TensorRole::kEmbedding, c.tgt_vocab_size, c.rnn.tgt_embed, "tgt_embed.weight");
 
   for (int32_t l = 0; l < c.dec_layers; ++l) {
     const int32_t in = l == 0 ? DecoderInputSize(c) : H;
@@ -168,7 +168,7 @@ int32_t ExpectedTensors(const ModelConfig& c, ExpectedTensorVisitor visitor, voi
     out.Add(kB, gates * H, 0, "decoder.layers.", l, ".bias_hh");
   }
 
-  switch (c.attention) {
+  switch (c.rnn.attention) {
     case AttentionType::kNone:
       break;
     case AttentionType::kBahdanau:
@@ -180,7 +180,7 @@ int32_t ExpectedTensors(const ModelConfig& c, ExpectedTensorVisitor visitor, voi
     case AttentionType::kGlobal:
     case AttentionType::kLocalM:
     case AttentionType::kLocalP:
-      switch (c.score) {
+      switch (c.rnn.score) {
         case ScoreType::kDot:
           break;
         case ScoreType::kGeneral:
@@ -195,14 +195,14 @@ int32_t ExpectedTensors(const ModelConfig& c, ExpectedTensorVisitor visitor, voi
           out.Add(kW, c.max_src_len, H, "attn.location.weight");
           break;
       }
-      if (c.attention == AttentionType::kLocalP) {
+      if (c.rnn.attention == AttentionType::kLocalP) {
         out.Add(kW, A, H, "attn.predict_w.weight");
         out.Add(kW, 1, A, "attn.predict_v.weight");
       }
       break;
   }
 
-  out.Add(kW, H, c.attention == AttentionType::kNone ? H : E + H, "attn_out.weight");
+  out.Add(kW, H, c.rnn.attention == AttentionType::kNone ? H : E + H, "attn_out.weight");
   out.Add(kW, c.tgt_vocab_size, H, "generator.weight");
   out.Add(kB, c.tgt_vocab_size, 0, "generator.bias");
   return out.count();
@@ -263,7 +263,7 @@ int32_t ExpectedActivations(const ModelConfig& c, ExpectedTensorVisitor visitor,
   if (c.model_type == ModelType::kTransformer) {
     return ExpectedTransformerActivations(c, visitor, user);
   }
-  if (c.cell != CellType::kLstm) return 0;
+  if (c.rnn.cell != CellType::kLstm) return 0;
   int32_t count = 0;
   auto emit = [&](const char* prefix, int32_t layer, const char* suffix) {
     ExpectedTensor t{};
@@ -277,7 +277,7 @@ int32_t ExpectedActivations(const ModelConfig& c, ExpectedTensorVisitor visitor,
   };
   for (int32_t l = 0; l < c.enc_layers; ++l) {
     if (!emit("encoder.rnn.l", l, ".cell")) return count;
-    if (c.bidirectional && !emit("encoder.rnn.l", l, "_reverse.cell")) return count;
+    if (c.rnn.bidirectional && !emit("encoder.rnn.l", l, "_reverse.cell")) return count;
   }
   for (int32_t l = 0; l < c.dec_layers; ++l) {
     if (!emit("decoder.layers.", l, ".cell")) return count;

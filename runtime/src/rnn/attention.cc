@@ -16,13 +16,13 @@ Status Attention<N>::Prepare(const N* numerics, const Model& model, int32_t max_
                              ErrorDetail* detail) {
   const ModelConfig& c = model.config();
   n_ = numerics;
-  type_ = c.attention;
+  type_ = c.rnn.attention;
   // Bahdanau always scores additively (its config says concat).
-  score_ = type_ == AttentionType::kBahdanau ? ScoreType::kConcat : c.score;
+  score_ = type_ == AttentionType::kBahdanau ? ScoreType::kConcat : c.rnn.score;
   encoder_size_ = c.encoder_output_size();
-  attn_hidden_ = c.attn_hidden;
-  window_ = c.window;
-  const int32_t E = encoder_size_, H = c.dec_hidden, A = attn_hidden_;
+  attn_hidden_ = c.rnn.attn_hidden;
+  window_ = c.rnn.window;
+  const int32_t E = encoder_size_, H = c.rnn.dec_hidden, A = attn_hidden_;
   if (type_ == AttentionType::kNone) {
     return detail->Fail(Status::kInternal, "attention layer prepared without attention");
   }

@@ -14,10 +14,10 @@ Status Bridge<N>::Prepare(const N* numerics, const Model& model, Arena* arena,
                           ErrorDetail* detail) {
   const ModelConfig& c = model.config();
   n_ = numerics;
-  enabled_ = c.bridge;
-  lstm_ = c.cell == CellType::kLstm;
+  enabled_ = c.rnn.bridge;
+  lstm_ = c.rnn.cell == CellType::kLstm;
   layers_ = c.dec_layers;
-  hidden_size_ = c.dec_hidden;
+  hidden_size_ = c.rnn.dec_hidden;
   const int32_t E = c.encoder_output_size();
   if (layers_ < 1 || layers_ > kMaxRuntimeLayers) {
     return detail->Fail(Status::kUnsupported, "dec_layers ", layers_,

@@ -13,26 +13,26 @@ Status Encoder<N>::Prepare(const N* numerics, const Model& model, int32_t max_sr
                            int32_t max_sources, Arena* arena, ErrorDetail* detail) {
   const ModelConfig& c = model.config();
   n_ = numerics;
-  cell_ = c.cell;
+  cell_ = c.rnn.cell;
   layers_ = c.enc_layers;
-  bidirectional_ = c.bidirectional;
-  reverse_source_ = c.reverse_source;
-  hidden_size_ = c.enc_hidden;
+  bidirectional_ = c.rnn.bidirectional;
+  reverse_source_ = c.rnn.reverse_source;
+  hidden_size_ = c.rnn.enc_hidden;
   output_size_ = c.encoder_output_size();
   if (layers_ < 1 || layers_ > kMaxRuntimeLayers) {
     return detail->Fail(Status::kUnsupported, "enc_layers ", layers_,
                         " out of range (this build supports up to ", kMaxRuntimeLayers, ")");
   }
   EDGENMT_RETURN_IF_ERROR(n_->BindEmbedding(model, "src_embed.weight", c.src_vocab_size,
-                                            c.src_embed, arena, &embedding_, detail));
+                                            c.rnn.src_embed, arena, &embedding_, detail));
   int32_t observer_index = 0;  // cells in ExpectedActivations() order
   for (int32_t l = 0; l < layers_; ++l) {
     CellBinding b;
     b.cell = cell_;
     b.layer = l;
-    b.input_size = l == 0 ? c.src_embed : output_size_;
+    b.input_size = l == 0 ? c.rnn.src_embed : output_size_;
     b.hidden_size = hidden_size_;
-    b.embedding_columns = l == 0 ? c.src_embed : 0;
+    b.embedding_columns = l == 0 ? c.rnn.src_embed : 0;
     b.embedding_scale_bits = N::EmbeddingScaleBits(embedding_);
     for (int32_t dir = 0; dir < (bidirectional_ ? 2 : 1); ++dir) {
       b.reverse = dir == 1;
@@ -50,8 +50,8 @@ Status Encoder<N>::Prepare(const N* numerics, const Model& model, int32_t max_sr
   // Everything else is scratch of the encoder phase.
   // When the top layer's int8 outputs feed no product (the integer scheme keeps the memory
   // apart, and only additive scores project h̄), it keeps just the previous row per direction.
-  const bool additive = c.attention == AttentionType::kBahdanau ||
-                        (c.attention != AttentionType::kNone && c.score == ScoreType::kConcat);
+  const bool additive = c.rnn.attention == AttentionType::kBahdanau ||
+                        (c.rnn.attention != AttentionType::kNone && c.rnn.score == ScoreType::kConcat);
   rolling_top_ = !N::kMemoryIsHidden && !additive;
   const int32_t top = (layers_ - 1) % 2;
   for (int32_t i = 0; i < (layers_ > 1 ? 2 : 1); ++i) {
@@ -64,7 +64,7 @@ Status Encoder<N>::Prepare(const N* numerics, const Model& model, int32_t max_sr
   ids_ = arena->AllocateScratchArray<int32_t>(rows);
   const int32_t block = max_src_len < kProjectionRows ? max_src_len : kProjectionRows;
   embed_scratch_ =
-      arena->AllocateScratchArray<Hidden>(N::InputScratchElements(block, c.src_embed));
+      arena->AllocateScratchArray<Hidden>(N::InputScratchElements(block, c.rnn.src_embed));
   gates_ = arena->AllocateScratchArray<typename N::Acc>(
       static_cast<size_t>(block), static_cast<size_t>(GateCount(cell_)) * H);
   zero_h_ = arena->AllocateScratchArray<Hidden>(H);

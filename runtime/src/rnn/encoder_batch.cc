@@ -26,7 +26,7 @@ Status Encoder<N>::PrepareBatch(const Model& model, int32_t max_sources, Arena* 
   row_ids_ = arena->AllocateScratchArray<int32_t>(rows);
   row_input_ = layers_ > 1 ? arena->AllocateScratchArray<Hidden>(rows, E) : nullptr;
   row_embed_ = arena->AllocateScratchArray<Hidden>(
-      N::InputScratchElements(static_cast<int32_t>(rows), model.config().src_embed));
+      N::InputScratchElements(static_cast<int32_t>(rows), model.config().rnn.src_embed));
   row_gates_ = arena->AllocateScratchArray<typename N::Acc>(
       rows, static_cast<size_t>(GateCount(cell_)) * H);
   batch_h_ = arena->AllocateScratchArray<Hidden>(sources, H);

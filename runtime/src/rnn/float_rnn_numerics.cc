@@ -19,7 +19,7 @@ Status FloatRnnNumerics::Prepare(const Model& model, const KernelTable* kernels,
   // The widest input of any product: the hybrid kernel quantizes rows of it.
   const ModelConfig& c = model.config();
   int32_t cols = DecoderInputSize(c);
-  const int32_t others[] = {c.encoder_output_size() + c.dec_hidden, c.src_embed, c.attn_hidden};
+  const int32_t others[] = {c.encoder_output_size() + c.rnn.dec_hidden, c.rnn.src_embed, c.rnn.attn_hidden};
   for (int32_t v : others) cols = v > cols ? v : cols;
   return FloatNumerics::Prepare(model, kernels, max_rows, cols, arena, detail, max_sources);
 }

@@ -23,20 +23,20 @@ Status IntegerRnnNumerics::Prepare(const Model& model, const KernelTable* kernel
   EDGENMT_RETURN_IF_ERROR(IntegerNumerics::Prepare(model, kernels, max_rows, max_width, arena,
                                                    detail, max_sources));
   const ModelConfig& c = model.config();
-  const int32_t hidden = c.enc_hidden > c.dec_hidden ? c.enc_hidden : c.dec_hidden;
-  const size_t gates = static_cast<size_t>(GateCount(c.cell)) * static_cast<size_t>(hidden);
+  const int32_t hidden = c.rnn.enc_hidden > c.rnn.dec_hidden ? c.rnn.enc_hidden : c.rnn.dec_hidden;
+  const size_t gates = static_cast<size_t>(GateCount(c.rnn.cell)) * static_cast<size_t>(hidden);
   const size_t width = static_cast<size_t>(max_width);
   // Common scratch, only what this model's operations use: gate pre-activations (GRU keeps the
   // hidden part apart), the bridge's int8 f_c (LSTM), the int16 query of dot / general scores.
-  const bool gru = c.cell == CellType::kGru;
-  const bool attention = c.attention != AttentionType::kNone;
-  const bool query_scores = attention && c.attention != AttentionType::kBahdanau &&
-                            (c.score == ScoreType::kDot || c.score == ScoreType::kGeneral);
+  const bool gru = c.rnn.cell == CellType::kGru;
+  const bool attention = c.rnn.attention != AttentionType::kNone;
+  const bool query_scores = attention && c.rnn.attention != AttentionType::kBahdanau &&
+                            (c.rnn.score == ScoreType::kDot || c.rnn.score == ScoreType::kGeneral);
   gates16_ = arena->AllocateScratchArray<int16_t>(gru ? 2 : 1, gates);
   gates_h_ = gru ? arena->AllocateScratchArray<int32_t>(static_cast<size_t>(max_rows), gates)
                  : nullptr;
   wide_ = arena->AllocateScratchArray<int32_t>(width);
-  bytes_ = c.bridge && !gru ? arena->AllocateScratchArray<int8_t>(width) : nullptr;
+  bytes_ = c.rnn.bridge && !gru ? arena->AllocateScratchArray<int8_t>(width) : nullptr;
   query16_ = query_scores ? arena->AllocateScratchArray<int16_t>(width) : nullptr;
   return Status::kOk;
 }

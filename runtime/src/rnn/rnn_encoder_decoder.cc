@@ -27,13 +27,13 @@ Status RnnEncoderDecoder<N>::Prepare(const Model& model, const KernelTable* kern
     return detail->Fail(Status::kUnsupported, "dec_layers ", c.dec_layers,
                         " out of range (this build supports up to ", kMaxRuntimeLayers, ")");
   }
-  if (c.input_feeding && c.attention == AttentionType::kNone) {
+  if (c.rnn.input_feeding && c.rnn.attention == AttentionType::kNone) {
     return detail->Fail(Status::kModelConfigInvalid, "input_feeding needs attention");
   }
-  attention_type_ = c.attention;
-  input_feeding_ = c.input_feeding;
+  attention_type_ = c.rnn.attention;
+  input_feeding_ = c.rnn.input_feeding;
   layers_ = c.dec_layers;
-  hidden_size_ = c.dec_hidden;
+  hidden_size_ = c.rnn.dec_hidden;
   context_size_ = has_attention() ? c.encoder_output_size() : 0;
   vocab_size_ = c.tgt_vocab_size;
   max_rows_ = max_rows;
@@ -45,7 +45,7 @@ Status RnnEncoderDecoder<N>::Prepare(const Model& model, const KernelTable* kern
   }
   // Widest vector the scheme's elementwise scratch serves.
   int32_t width = c.encoder_output_size();
-  const int32_t others[] = {c.dec_hidden, c.attn_hidden, c.tgt_vocab_size};
+  const int32_t others[] = {c.rnn.dec_hidden, c.rnn.attn_hidden, c.tgt_vocab_size};
   for (int32_t v : others) width = v > width ? v : width;
   // Scratch phases: the numerics' per-operation temporaries are common, then the encoder's
   // (and the bridge's, which runs at Encode), then everything a step (and the search) uses.
@@ -59,7 +59,7 @@ Status RnnEncoderDecoder<N>::Prepare(const Model& model, const KernelTable* kern
   const size_t V = static_cast<size_t>(vocab_size_);
   for (int32_t l = 0; l < layers_; ++l) {
     h_[l] = arena->AllocateArray<Hidden>(rows, H);
-    s_[l] = N::HasState(c.cell) ? arena->AllocateArray<State>(rows, H) : nullptr;
+    s_[l] = N::HasState(c.rnn.cell) ? arena->AllocateArray<State>(rows, H) : nullptr;
   }
   attentional_ = arena->AllocateArray<Hidden>(rows, H);
   concat_ = has_attention()
@@ -68,7 +68,7 @@ Status RnnEncoderDecoder<N>::Prepare(const Model& model, const KernelTable* kern
   const int32_t input_size = DecoderInputSize(c);
   input_scratch_ =
       arena->AllocateScratchArray<Hidden>(N::InputScratchElements(max_rows, input_size));
-  gates_ = arena->AllocateScratchArray<Acc>(rows, static_cast<size_t>(GateCount(c.cell)) * H);
+  gates_ = arena->AllocateScratchArray<Acc>(rows, static_cast<size_t>(GateCount(c.rnn.cell)) * H);
   // The float scheme computes products straight into h̃ and the log-probs (Acc is their type).
   acc_ = std::is_same<Acc, float>::value ? nullptr
                                          : arena->AllocateScratchArray<Acc>(rows, V > H ? V : H);
@@ -96,17 +96,17 @@ Status RnnEncoderDecoder<N>::PrepareLayers(const Model& model, const DecoderLimi
       encoder_.Prepare(n, model, max_src_len, limits.max_sources, arena, detail));
   EDGENMT_RETURN_IF_ERROR(bridge_.Prepare(n, model, arena, detail));
   arena->SetScratchPhase(ScratchPhase::kStep);
-  EDGENMT_RETURN_IF_ERROR(n->BindEmbedding(model, "tgt_embed.weight", vocab_size_, c.tgt_embed,
+  EDGENMT_RETURN_IF_ERROR(n->BindEmbedding(model, "tgt_embed.weight", vocab_size_, c.rnn.tgt_embed,
                                            arena, &embedding_, detail));
-  const int32_t encoder_cells = c.enc_layers * (c.bidirectional ? 2 : 1);
+  const int32_t encoder_cells = c.enc_layers * (c.rnn.bidirectional ? 2 : 1);
   for (int32_t l = 0; l < layers_; ++l) {
     CellBinding b;
-    b.cell = c.cell;
+    b.cell = c.rnn.cell;
     b.decoder = true;
     b.layer = l;
     b.input_size = l == 0 ? DecoderInputSize(c) : hidden_size_;
     b.hidden_size = hidden_size_;
-    b.embedding_columns = l == 0 ? c.tgt_embed : 0;
+    b.embedding_columns = l == 0 ? c.rnn.tgt_embed : 0;
     b.embedding_scale_bits = N::EmbeddingScaleBits(embedding_);
     b.observer_index = encoder_cells + l;
     EDGENMT_RETURN_IF_ERROR(cells_[l].Prepare(n, model, b, max_rows_, l > 0, arena, detail));
