@@ -36,15 +36,36 @@ inline int8_t ContextColumn(int32_t n, const int16_t* weights, const int8_t* con
 
 // ---- layer norm of one row (ref_layer_norm_s32), in the steps every version shares -------
 
+// The row's sum, minimum and maximum: over elements (the reference, the vector tails) and
+// merged with the lanes of a vector pass.
+struct LayerNormStats {
+  int64_t sum;
+  int32_t lowest;
+  int32_t highest;
+  void Add(int32_t v) {
+    sum += v;
+    lowest = v < lowest ? v : lowest;
+    highest = v > highest ? v : highest;
+  }
+  // Whether every x - mean fits int32 (what the vector passes hold); always true of the
+  // calibrated residual stream, whose rows are far narrower.
+  bool CentersFitInt32() const { return static_cast<int64_t>(highest) - lowest <= fxp::kInt32Max; }
+};
+inline LayerNormStats AddLayerNormStats(LayerNormStats stats, const int32_t* x, int32_t begin,
+                                        int32_t end) {
+  for (int32_t i = begin; i < end; ++i) stats.Add(x[i]);
+  return stats;
+}
+
 // The mean, and the pre-shift that brings every |x - mean| below kLayerNormMaxCentered (the
 // largest is at the row's minimum or maximum), so the squares sum exactly in int64.
 struct LayerNormCentering {
   int64_t mean;
   int32_t pre;
 };
-inline LayerNormCentering CenterLayerNorm(int64_t sum, int32_t lowest, int32_t highest, int32_t n) {
-  const int64_t mean = fxp::RoundingDivide64(sum, n);
-  const int64_t above = highest - mean, below = mean - lowest;
+inline LayerNormCentering CenterLayerNorm(const LayerNormStats& stats, int32_t n) {
+  const int64_t mean = fxp::RoundingDivide64(stats.sum, n);
+  const int64_t above = stats.highest - mean, below = mean - stats.lowest;
   const int64_t max_abs = above > below ? above : below;
   int32_t pre = 0;
   while ((max_abs >> pre) >= fxp::kLayerNormMaxCentered) ++pre;
@@ -54,6 +75,16 @@ inline LayerNormCentering CenterLayerNorm(int64_t sum, int32_t lowest, int32_t h
 // The centered value c = round((x - mean) / 2^pre), |c| < 2^25.
 inline int64_t LayerNormCentered(int32_t x, const LayerNormCentering& centering) {
   return fxp::RoundingDivideByPOT64(x - centering.mean, centering.pre);
+}
+
+// squares + the sum of c^2 over x[begin, end), exact in int64.
+inline int64_t AddLayerNormSquares(int64_t squares, const int32_t* x, int32_t begin, int32_t end,
+                                   const LayerNormCentering& centering) {
+  for (int32_t i = begin; i < end; ++i) {
+    const int64_t c = LayerNormCentered(x[i], centering);
+    squares += c * c;
+  }
+  return squares;
 }
 
 // 1 / sqrt(variance + eps) from the exact sum of the squared centered values.
@@ -68,6 +99,13 @@ inline int32_t LayerNormOutput(int64_t c, fxp::InverseSqrt inv, int32_t gain, in
   const int64_t z = fxp::RoundingDivideByPOT64(c * inv.r, 42 - inv.q);  // Q11.20
   const int64_t scaled = fxp::RoundingDivideByPOT64(z * gain, 20);
   return fxp::SaturateToInt32(scaled + shift);
+}
+inline void LayerNormOutputs(const int32_t* x, int32_t begin, int32_t end,
+                             const LayerNormCentering& centering, fxp::InverseSqrt inv,
+                             const int32_t* gain, const int32_t* shift, int32_t* y) {
+  for (int32_t i = begin; i < end; ++i) {
+    y[i] = LayerNormOutput(LayerNormCentered(x[i], centering), inv, gain[i], shift[i]);
+  }
 }
 
 // sat8(round(GELU(x) / 2^shift)), x and GELU(x) in Q11.20 (ref_gelu_s32_s8).

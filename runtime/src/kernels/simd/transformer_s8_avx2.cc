@@ -232,24 +232,17 @@ void LayerNormS32Avx2(int32_t n, const int32_t* x, int32_t x_frac_bits, const in
   _mm256_store_si256(reinterpret_cast<__m256i*>(sums), sum);
   _mm256_store_si256(reinterpret_cast<__m256i*>(lows), lowest);
   _mm256_store_si256(reinterpret_cast<__m256i*>(highs), highest);
-  int64_t total = sums[0] + sums[1] + sums[2] + sums[3];
-  int32_t lo = x[0], hi = x[0];
+  transformer_s8::LayerNormStats stats{sums[0] + sums[1] + sums[2] + sums[3], x[0], x[0]};
   for (int k = 0; k < 8; ++k) {
-    lo = lows[k] < lo ? lows[k] : lo;
-    hi = highs[k] > hi ? highs[k] : hi;
+    stats.lowest = lows[k] < stats.lowest ? lows[k] : stats.lowest;
+    stats.highest = highs[k] > stats.highest ? highs[k] : stats.highest;
   }
-  for (int32_t i = blocks; i < n; ++i) {
-    total += x[i];
-    lo = x[i] < lo ? x[i] : lo;
-    hi = x[i] > hi ? x[i] : hi;
-  }
-  // The vector passes hold x - mean in int32; a row spanning more than that takes the scalar
-  // steps (the same arithmetic).
-  if (static_cast<int64_t>(hi) - lo > fxp::kInt32Max) {
+  stats = transformer_s8::AddLayerNormStats(stats, x, blocks, n);
+  if (!stats.CentersFitInt32()) {  // the reference's steps, in int64
     ref_layer_norm_s32(n, x, x_frac_bits, gain, shift, y);
     return;
   }
-  const transformer_s8::LayerNormCentering centering = transformer_s8::CenterLayerNorm(total, lo, hi, n);
+  const transformer_s8::LayerNormCentering centering = transformer_s8::CenterLayerNorm(stats, n);
   const __m256i mean = _mm256_set1_epi32(static_cast<int32_t>(centering.mean));
   // Pass 2: the squares of the centered values (|c| < 2^25), exact in int64 lanes.
   __m256i squares = _mm256_setzero_si256();
@@ -259,11 +252,8 @@ void LayerNormS32Avx2(int32_t n, const int32_t* x, int32_t x_frac_bits, const in
     squares = _mm256_add_epi64(squares, _mm256_add_epi64(_mm256_mul_epi32(c, c), _mm256_mul_epi32(odd, odd)));
   }
   _mm256_store_si256(reinterpret_cast<__m256i*>(sums), squares);
-  int64_t square_sum = sums[0] + sums[1] + sums[2] + sums[3];
-  for (int32_t i = blocks; i < n; ++i) {
-    const int64_t c = transformer_s8::LayerNormCentered(x[i], centering);
-    square_sum += c * c;
-  }
+  const int64_t square_sum = transformer_s8::AddLayerNormSquares(sums[0] + sums[1] + sums[2] + sums[3],
+                                                                 x, blocks, n, centering);
   const fxp::InverseSqrt inv =
       transformer_s8::LayerNormInverseSqrt(square_sum, n, x_frac_bits, centering.pre);
   // Pass 3, 4 int64 lanes: c r = c 2^31 + c (r - 2^31) with r - 2^31 in [0, 2^31) (r = 2^32,
@@ -287,10 +277,7 @@ void LayerNormS32Avx2(int32_t n, const int32_t* x, int32_t x_frac_bits, const in
                           _mm256_inserti128_si256(_mm256_castsi128_si256(out[0]), out[1], 1));
     }
   }
-  for (; i < n; ++i) {
-    y[i] = transformer_s8::LayerNormOutput(transformer_s8::LayerNormCentered(x[i], centering), inv,
-                                           gain[i], shift[i]);
-  }
+  transformer_s8::LayerNormOutputs(x, i, n, centering, inv, gain, shift, y);
 }
 
 }  // namespace simd

@@ -115,22 +115,19 @@ void EmbeddingLookupS8S32Helium(int32_t count, const int32_t* ids, const int8_t*
 
 void LayerNormS32Helium(int32_t n, const int32_t* x, int32_t x_frac_bits, const int32_t* gain,
                         const int32_t* shift, int32_t* y) {
-  int64_t total = 0;
-  int32_t lo = x[0], hi = x[0];
+  transformer_s8::LayerNormStats stats{0, x[0], x[0]};
   for (int32_t i = 0; i < n; i += 4) {
     const mve_pred16_t p = vctp32q(static_cast<uint32_t>(n - i));
     const V v = vldrwq_z_s32(x + i, p);
-    total = vaddlvaq_p_s32(total, v, p);
-    lo = vminvq_p_s32(lo, v, p);
-    hi = vmaxvq_p_s32(hi, v, p);
+    stats.sum = vaddlvaq_p_s32(stats.sum, v, p);
+    stats.lowest = vminvq_p_s32(stats.lowest, v, p);
+    stats.highest = vmaxvq_p_s32(stats.highest, v, p);
   }
-  // The vector pass holds x - mean in int32; a row spanning more than that takes the scalar
-  // steps (the same arithmetic).
-  if (static_cast<int64_t>(hi) - lo > fxp::kInt32Max) {
+  if (!stats.CentersFitInt32()) {  // the reference's steps, in int64
     ref_layer_norm_s32(n, x, x_frac_bits, gain, shift, y);
     return;
   }
-  const transformer_s8::LayerNormCentering centering = transformer_s8::CenterLayerNorm(total, lo, hi, n);
+  const transformer_s8::LayerNormCentering centering = transformer_s8::CenterLayerNorm(stats, n);
   const V mean = Set(static_cast<int32_t>(centering.mean)), minus_pre = Set(-centering.pre);
   int64_t squares = 0;
   for (int32_t i = 0; i < n; i += 4) {
@@ -140,10 +137,7 @@ void LayerNormS32Helium(int32_t n, const int32_t* x, int32_t x_frac_bits, const 
   }
   const fxp::InverseSqrt inv =
       transformer_s8::LayerNormInverseSqrt(squares, n, x_frac_bits, centering.pre);
-  for (int32_t i = 0; i < n; ++i) {
-    y[i] = transformer_s8::LayerNormOutput(transformer_s8::LayerNormCentered(x[i], centering), inv,
-                                           gain[i], shift[i]);
-  }
+  transformer_s8::LayerNormOutputs(x, 0, n, centering, inv, gain, shift, y);
 }
 
 }  // namespace simd

@@ -169,24 +169,17 @@ void LayerNormS32Neon(int32_t n, const int32_t* x, int32_t x_frac_bits, const in
   int32_t lows[4], highs[4];
   vst1q_s32(lows, lowest);
   vst1q_s32(highs, highest);
-  int64_t total = vgetq_lane_s64(sum, 0) + vgetq_lane_s64(sum, 1);
-  int32_t lo = x[0], hi = x[0];
+  transformer_s8::LayerNormStats stats{vgetq_lane_s64(sum, 0) + vgetq_lane_s64(sum, 1), x[0], x[0]};
   for (int k = 0; k < 4; ++k) {
-    lo = lows[k] < lo ? lows[k] : lo;
-    hi = highs[k] > hi ? highs[k] : hi;
+    stats.lowest = lows[k] < stats.lowest ? lows[k] : stats.lowest;
+    stats.highest = highs[k] > stats.highest ? highs[k] : stats.highest;
   }
-  for (int32_t i = blocks; i < n; ++i) {
-    total += x[i];
-    lo = x[i] < lo ? x[i] : lo;
-    hi = x[i] > hi ? x[i] : hi;
-  }
-  // The vector passes hold x - mean in int32; a row spanning more than that takes the scalar
-  // steps (the same arithmetic).
-  if (static_cast<int64_t>(hi) - lo > fxp::kInt32Max) {
+  stats = transformer_s8::AddLayerNormStats(stats, x, blocks, n);
+  if (!stats.CentersFitInt32()) {  // the reference's steps, in int64
     ref_layer_norm_s32(n, x, x_frac_bits, gain, shift, y);
     return;
   }
-  const transformer_s8::LayerNormCentering centering = transformer_s8::CenterLayerNorm(total, lo, hi, n);
+  const transformer_s8::LayerNormCentering centering = transformer_s8::CenterLayerNorm(stats, n);
   const int32x4_t mean = vdupq_n_s32(static_cast<int32_t>(centering.mean));
   // Pass 2: the squares of the centered values (|c| < 2^25), exact in int64 lanes.
   int64x2_t squares = vdupq_n_s64(0);
@@ -195,11 +188,8 @@ void LayerNormS32Neon(int32_t n, const int32_t* x, int32_t x_frac_bits, const in
     squares = vmlal_s32(squares, vget_low_s32(c), vget_low_s32(c));
     squares = vmlal_s32(squares, vget_high_s32(c), vget_high_s32(c));
   }
-  int64_t square_sum = vgetq_lane_s64(squares, 0) + vgetq_lane_s64(squares, 1);
-  for (int32_t i = blocks; i < n; ++i) {
-    const int64_t c = transformer_s8::LayerNormCentered(x[i], centering);
-    square_sum += c * c;
-  }
+  const int64_t square_sum = transformer_s8::AddLayerNormSquares(
+      vgetq_lane_s64(squares, 0) + vgetq_lane_s64(squares, 1), x, blocks, n, centering);
   const fxp::InverseSqrt inv =
       transformer_s8::LayerNormInverseSqrt(square_sum, n, x_frac_bits, centering.pre);
   // Pass 3 (r = 2^32, a variance of exactly a power of 4, takes the scalar step).
@@ -215,10 +205,7 @@ void LayerNormS32Neon(int32_t n, const int32_t* x, int32_t x_frac_bits, const in
           LayerNormPair(vget_high_s32(c), r_low, z_exponent, vget_high_s32(g), vget_high_s32(b))));
     }
   }
-  for (; i < n; ++i) {
-    y[i] = transformer_s8::LayerNormOutput(transformer_s8::LayerNormCentered(x[i], centering), inv,
-                                           gain[i], shift[i]);
-  }
+  transformer_s8::LayerNormOutputs(x, i, n, centering, inv, gain, shift, y);
 }
 
 }  // namespace simd
