@@ -47,6 +47,13 @@ struct LayerNormStats {
     lowest = v < lowest ? v : lowest;
     highest = v > highest ? v : highest;
   }
+  // Merges a vector pass's per-lane minima and maxima.
+  void AddLanes(const int32_t* lows, const int32_t* highs, int lanes) {
+    for (int k = 0; k < lanes; ++k) {
+      lowest = lows[k] < lowest ? lows[k] : lowest;
+      highest = highs[k] > highest ? highs[k] : highest;
+    }
+  }
   // Whether every x - mean fits int32 (what the vector passes hold); always true of the
   // calibrated residual stream, whose rows are far narrower.
   bool CentersFitInt32() const { return static_cast<int64_t>(highest) - lowest <= fxp::kInt32Max; }

@@ -233,10 +233,7 @@ void LayerNormS32Avx2(int32_t n, const int32_t* x, int32_t x_frac_bits, const in
   _mm256_store_si256(reinterpret_cast<__m256i*>(lows), lowest);
   _mm256_store_si256(reinterpret_cast<__m256i*>(highs), highest);
   transformer_s8::LayerNormStats stats{sums[0] + sums[1] + sums[2] + sums[3], x[0], x[0]};
-  for (int k = 0; k < 8; ++k) {
-    stats.lowest = lows[k] < stats.lowest ? lows[k] : stats.lowest;
-    stats.highest = highs[k] > stats.highest ? highs[k] : stats.highest;
-  }
+  stats.AddLanes(lows, highs, 8);
   stats = transformer_s8::AddLayerNormStats(stats, x, blocks, n);
   if (!stats.CentersFitInt32()) {  // the reference's steps, in int64
     ref_layer_norm_s32(n, x, x_frac_bits, gain, shift, y);

@@ -170,10 +170,7 @@ void LayerNormS32Neon(int32_t n, const int32_t* x, int32_t x_frac_bits, const in
   vst1q_s32(lows, lowest);
   vst1q_s32(highs, highest);
   transformer_s8::LayerNormStats stats{vgetq_lane_s64(sum, 0) + vgetq_lane_s64(sum, 1), x[0], x[0]};
-  for (int k = 0; k < 4; ++k) {
-    stats.lowest = lows[k] < stats.lowest ? lows[k] : stats.lowest;
-    stats.highest = highs[k] > stats.highest ? highs[k] : stats.highest;
-  }
+  stats.AddLanes(lows, highs, 4);
   stats = transformer_s8::AddLayerNormStats(stats, x, blocks, n);
   if (!stats.CentersFitInt32()) {  // the reference's steps, in int64
     ref_layer_norm_s32(n, x, x_frac_bits, gain, shift, y);
