@@ -128,6 +128,25 @@ inline int32_t EmbeddingValue(int8_t v, int32_t row_multiplier, int32_t row_shif
   return fxp::MultiplyByQuantizedMultiplier(scaled, scale_multiplier, scale_shift);
 }
 
+// The embedding lookup's loop over rows (ref_embedding_lookup_s8_s32), shared by the reference
+// and the vector versions: columns(row, dst, row_multiplier, row_shift) writes a prefix of one
+// row's values and returns its length (a vector version's whole blocks; 0 in the reference);
+// the rest are EmbeddingValue.
+template <typename Columns>
+inline void EmbeddingLookupRows(int32_t count, const int32_t* ids, const int8_t* table,
+                                const int32_t* row_multiplier, const int32_t* row_shift,
+                                int32_t dim, int32_t scale_multiplier, int32_t scale_shift,
+                                int32_t* out, int32_t out_stride, Columns columns) {
+  for (int32_t r = 0; r < count; ++r) {
+    const int32_t id = ids[r];
+    const int8_t* row = table + static_cast<int64_t>(id) * dim;
+    int32_t* dst = out + static_cast<int64_t>(r) * out_stride;
+    for (int32_t d = columns(row, dst, row_multiplier[id], row_shift[id]); d < dim; ++d) {
+      dst[d] = EmbeddingValue(row[d], row_multiplier[id], row_shift[id], scale_multiplier, scale_shift);
+    }
+  }
+}
+
 }  // namespace transformer_s8
 }  // namespace edgenmt
 

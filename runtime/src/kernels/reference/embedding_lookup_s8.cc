@@ -21,15 +21,9 @@ void ref_embedding_lookup_s8_s32(int32_t count, const int32_t* ids, const int8_t
                                  const int32_t* row_multiplier, const int32_t* row_shift,
                                  int32_t dim, int32_t scale_multiplier, int32_t scale_shift,
                                  int32_t* out, int32_t out_stride) {
-  for (int32_t i = 0; i < count; ++i) {
-    const int32_t id = ids[i];
-    const int8_t* row = table + static_cast<int64_t>(id) * dim;
-    int32_t* dst = out + static_cast<int64_t>(i) * out_stride;
-    for (int32_t d = 0; d < dim; ++d) {
-      dst[d] = transformer_s8::EmbeddingValue(row[d], row_multiplier[id], row_shift[id],
-                                              scale_multiplier, scale_shift);
-    }
-  }
+  transformer_s8::EmbeddingLookupRows(count, ids, table, row_multiplier, row_shift, dim,
+                                      scale_multiplier, scale_shift, out, out_stride,
+                                      [](const int8_t*, int32_t*, int32_t, int32_t) { return 0; });
 }
 
 }  // namespace edgenmt

@@ -196,22 +196,18 @@ void EmbeddingLookupS8S32Avx2(int32_t count, const int32_t* ids, const int8_t* t
                               const int32_t* row_multiplier, const int32_t* row_shift, int32_t dim,
                               int32_t scale_multiplier, int32_t scale_shift, int32_t* out,
                               int32_t out_stride) {
-  for (int32_t r = 0; r < count; ++r) {
-    const int32_t id = ids[r];
-    const int8_t* row = table + static_cast<int64_t>(id) * dim;
-    int32_t* dst = out + static_cast<int64_t>(r) * out_stride;
-    int32_t d = 0;
-    for (; d + 8 <= dim; d += 8) {
-      const __m256i v = _mm256_cvtepi8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(row + d)));
-      const __m256i scaled = MultiplyByQuantizedMultiplier(v, row_multiplier[id], row_shift[id]);
-      _mm256_storeu_si256(reinterpret_cast<__m256i*>(dst + d),
-                          MultiplyByQuantizedMultiplier(scaled, scale_multiplier, scale_shift));
-    }
-    for (; d < dim; ++d) {
-      dst[d] = transformer_s8::EmbeddingValue(row[d], row_multiplier[id], row_shift[id],
-                                              scale_multiplier, scale_shift);
-    }
-  }
+  transformer_s8::EmbeddingLookupRows(
+      count, ids, table, row_multiplier, row_shift, dim, scale_multiplier, scale_shift, out,
+      out_stride, [&](const int8_t* row, int32_t* dst, int32_t row_m, int32_t row_s) {
+        int32_t d = 0;
+        for (; d + 8 <= dim; d += 8) {
+          const __m256i v = _mm256_cvtepi8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(row + d)));
+          const __m256i scaled = MultiplyByQuantizedMultiplier(v, row_m, row_s);
+          _mm256_storeu_si256(reinterpret_cast<__m256i*>(dst + d),
+                              MultiplyByQuantizedMultiplier(scaled, scale_multiplier, scale_shift));
+        }
+        return d;
+      });
 }
 
 void LayerNormS32Avx2(int32_t n, const int32_t* x, int32_t x_frac_bits, const int32_t* gain,

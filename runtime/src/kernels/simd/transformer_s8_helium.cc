@@ -100,17 +100,17 @@ void EmbeddingLookupS8S32Helium(int32_t count, const int32_t* ids, const int8_t*
                                 int32_t dim, int32_t scale_multiplier, int32_t scale_shift,
                                 int32_t* out, int32_t out_stride) {
   const V scale_m = Set(scale_multiplier), scale_s = Set(scale_shift);
-  for (int32_t r = 0; r < count; ++r) {
-    const int32_t id = ids[r];
-    const int8_t* row = table + static_cast<int64_t>(id) * dim;
-    int32_t* dst = out + static_cast<int64_t>(r) * out_stride;
-    const V row_m = Set(row_multiplier[id]), row_s = Set(row_shift[id]);
-    for (int32_t d = 0; d < dim; d += 4) {
-      const mve_pred16_t p = vctp32q(static_cast<uint32_t>(dim - d));
-      const V scaled = MultiplyByQuantizedMultiplier(vldrbq_z_s32(row + d, p), row_m, row_s);
-      vstrwq_p_s32(dst + d, MultiplyByQuantizedMultiplier(scaled, scale_m, scale_s), p);
-    }
-  }
+  transformer_s8::EmbeddingLookupRows(  // predicated: the vector part covers every column
+      count, ids, table, row_multiplier, row_shift, dim, scale_multiplier, scale_shift, out,
+      out_stride, [&](const int8_t* row, int32_t* dst, int32_t row_multiplier_r, int32_t row_shift_r) {
+        const V row_m = Set(row_multiplier_r), row_s = Set(row_shift_r);
+        for (int32_t d = 0; d < dim; d += 4) {
+          const mve_pred16_t p = vctp32q(static_cast<uint32_t>(dim - d));
+          const V scaled = MultiplyByQuantizedMultiplier(vldrbq_z_s32(row + d, p), row_m, row_s);
+          vstrwq_p_s32(dst + d, MultiplyByQuantizedMultiplier(scaled, scale_m, scale_s), p);
+        }
+        return dim;
+      });
 }
 
 void LayerNormS32Helium(int32_t n, const int32_t* x, int32_t x_frac_bits, const int32_t* gain,

@@ -133,25 +133,21 @@ void EmbeddingLookupS8S32Neon(int32_t count, const int32_t* ids, const int8_t* t
                               int32_t scale_multiplier, int32_t scale_shift, int32_t* out,
                               int32_t out_stride) {
   const int32x4_t scale_m = Set(scale_multiplier), scale_s = Set(scale_shift);
-  for (int32_t r = 0; r < count; ++r) {
-    const int32_t id = ids[r];
-    const int8_t* row = table + static_cast<int64_t>(id) * dim;
-    int32_t* dst = out + static_cast<int64_t>(r) * out_stride;
-    const int32x4_t row_m = Set(row_multiplier[id]), row_s = Set(row_shift[id]);
-    int32_t d = 0;
-    for (; d + 8 <= dim; d += 8) {
-      const int16x8_t v = vmovl_s8(vld1_s8(row + d));
-      const int32x4_t halves[2] = {vmovl_s16(vget_low_s16(v)), vmovl_s16(vget_high_s16(v))};
-      for (int h = 0; h < 2; ++h) {
-        const int32x4_t scaled = MultiplyByQuantizedMultiplier(halves[h], row_m, row_s);
-        vst1q_s32(dst + d + 4 * h, MultiplyByQuantizedMultiplier(scaled, scale_m, scale_s));
-      }
-    }
-    for (; d < dim; ++d) {
-      dst[d] = transformer_s8::EmbeddingValue(row[d], row_multiplier[id], row_shift[id],
-                                              scale_multiplier, scale_shift);
-    }
-  }
+  transformer_s8::EmbeddingLookupRows(
+      count, ids, table, row_multiplier, row_shift, dim, scale_multiplier, scale_shift, out,
+      out_stride, [&](const int8_t* row, int32_t* dst, int32_t row_multiplier_r, int32_t row_shift_r) {
+        const int32x4_t row_m = Set(row_multiplier_r), row_s = Set(row_shift_r);
+        int32_t d = 0;
+        for (; d + 8 <= dim; d += 8) {
+          const int16x8_t v = vmovl_s8(vld1_s8(row + d));
+          const int32x4_t halves[2] = {vmovl_s16(vget_low_s16(v)), vmovl_s16(vget_high_s16(v))};
+          for (int h = 0; h < 2; ++h) {
+            const int32x4_t scaled = MultiplyByQuantizedMultiplier(halves[h], row_m, row_s);
+            vst1q_s32(dst + d + 4 * h, MultiplyByQuantizedMultiplier(scaled, scale_m, scale_s));
+          }
+        }
+        return d;
+      });
 }
 
 void LayerNormS32Neon(int32_t n, const int32_t* x, int32_t x_frac_bits, const int32_t* gain,
