@@ -4,11 +4,12 @@
 #
 #   edgenmt_add_cortex_m_firmware(NAME LINKER_SCRIPT FILE BOARD_SOURCES ...
 #                                 QEMU_MACHINE M QEMU_CPU C [MODEL FILE] [ARENA_BYTES N]
-#                                 [TRANSFORMER])
+#                                 [TRANSFORMER] [EXPECT_INIT_ERROR REGEX])
 # MODEL / ARENA_BYTES default to EDGENMT_FIRMWARE_MODEL / EDGENMT_FIRMWARE_ARENA_BYTES; a board
 # builds one firmware per model (the shipped one and the microcontroller one). TRANSFORMER
 # links the Transformer's objects (runtime/CMakeLists.txt edgenmt_transformer_objects), which
-# the microcontroller library leaves out.
+# the microcontroller library leaves out. EXPECT_INIT_ERROR: the model is one this build must
+# refuse; its test checks that Init does, with an error line matching REGEX.
 enable_language(ASM)
 
 set(EDGENMT_FIRMWARE_MODEL "${PROJECT_SOURCE_DIR}/build/models/g2p-en.int8-full.enmt" CACHE FILEPATH
@@ -21,7 +22,8 @@ find_program(EDGENMT_QEMU_SYSTEM_ARM qemu-system-arm DOC "QEMU's Arm system emul
 set(EDGENMT_CORTEX_M_COMMON_DIR ${CMAKE_CURRENT_LIST_DIR})
 
 function(edgenmt_add_cortex_m_firmware name)
-  cmake_parse_arguments(ARG "TRANSFORMER" "LINKER_SCRIPT;QEMU_MACHINE;QEMU_CPU;MODEL;ARENA_BYTES"
+  cmake_parse_arguments(ARG "TRANSFORMER"
+                        "LINKER_SCRIPT;QEMU_MACHINE;QEMU_CPU;MODEL;ARENA_BYTES;EXPECT_INIT_ERROR"
                         "BOARD_SOURCES" ${ARGN})
   set(common ${EDGENMT_CORTEX_M_COMMON_DIR})
   if(NOT ARG_MODEL)
@@ -56,6 +58,13 @@ function(edgenmt_add_cortex_m_firmware name)
                     "before building the firmware")
   endif()
 
+  if(ARG_EXPECT_INIT_ERROR)
+    add_test(NAME ${name}_refused_at_init
+             COMMAND ${common}/expect_init_refusal.sh ${EDGENMT_QEMU_SYSTEM_ARM} ${ARG_QEMU_MACHINE}
+                     ${ARG_QEMU_CPU} $<TARGET_FILE:${name}> "${ARG_EXPECT_INIT_ERROR}")
+    set_tests_properties(${name}_refused_at_init PROPERTIES TIMEOUT 180)
+    return()
+  endif()
   # The firmware decodes the first EDGENMT_FIRMWARE_WORDS test words exactly like the host CLI,
   # greedy and with the model's stored decoding defaults (beam 5), with the same model file.
   if(EDGENMT_HOST_BUILD_DIR)
@@ -107,6 +116,10 @@ function(edgenmt_add_cortex_m_kernel_tests name)
                         LINK_DEPENDS "${ARG_LINKER_SCRIPT};${common}/sections.ld")
   target_include_directories(${name} PRIVATE ${common} ${PROJECT_SOURCE_DIR}/runtime/src)
   target_link_libraries(${name} PRIVATE edgenmt_runtime edgenmt_bare_metal_gtest)
+  # The Transformer's kernels, which the microcontroller library leaves out, are tested too.
+  if(TARGET edgenmt_transformer_objects)
+    target_sources(${name} PRIVATE $<TARGET_OBJECTS:edgenmt_transformer_objects>)
+  endif()
   target_link_options(${name} PRIVATE -nostartfiles --specs=rdimon.specs
     -T${ARG_LINKER_SCRIPT} -L${common} -Wl,-Map=$<TARGET_FILE_DIR:${name}>/${name}.map)
   add_test(NAME ${name}

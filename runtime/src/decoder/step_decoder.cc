@@ -3,6 +3,7 @@
 #include <new>
 #include <type_traits>
 
+#include "decoder/float_schemes.h"
 #include "numerics/numerics_interface.h"
 #include "rnn/rnn_numerics_interface.h"
 #include "transformer/transformer_factory.h"
@@ -40,6 +41,7 @@ Status StepDecoder::Prepare(const Model& model, const KernelTable* kernels,
                             const DecoderLimits& limits, Arena* arena, ErrorDetail* detail) {
   active_ = nullptr;
   observer_ = nullptr;
+  EDGENMT_RETURN_IF_ERROR(CheckSchemeBuilt(model.config().scheme, detail));
   if (model.config().model_type == ModelType::kTransformer) {
 #if !defined(EDGENMT_WITH_TRANSFORMER)
     if (&PrepareTransformerDecoder == nullptr) {
@@ -57,11 +59,15 @@ Status StepDecoder::Prepare(const Model& model, const KernelTable* kernels,
   switch (model.config().scheme) {
     case QuantScheme::kFloat32:
     case QuantScheme::kInt8Hybrid: {
+#if defined(EDGENMT_WITH_FLOAT_SCHEMES)
       FloatDecoder* decoder = new (storage_) FloatDecoder();
       EDGENMT_RETURN_IF_ERROR(decoder->Prepare(model, kernels, limits, arena, detail));
       observer_ = decoder;
       active_ = decoder;
       return Status::kOk;
+#else
+      break;  // refused by CheckSchemeBuilt above
+#endif
     }
     case QuantScheme::kInt8Full: {
       IntegerDecoder* decoder = new (storage_) IntegerDecoder();

@@ -15,6 +15,8 @@
 
 #include <stdint.h>
 
+#include "kernels/transformer_kernel_linkage.h"
+
 namespace edgenmt {
 
 // ---- quantize / dequantize ---------------------------------------------------------------------
@@ -128,6 +130,7 @@ void ref_local_p_gaussian_s16(int32_t lo, int32_t hi, int32_t p_q16, int32_t hal
 // Embedding rows into Q11.20: out[i * out_stride + d] = MBQM(MBQM(table[ids[i]][d],
 // row_multiplier[id], row_shift[id]), scale_multiplier, scale_shift) (the row's scale into
 // Q11.20, then the embedding scale sqrt(d_model)). ids must be valid rows of table [*, dim].
+EDGENMT_TRANSFORMER_KERNEL
 void ref_embedding_lookup_s8_s32(int32_t count, const int32_t* ids, const int8_t* table,
                                  const int32_t* row_multiplier, const int32_t* row_shift,
                                  int32_t dim, int32_t scale_multiplier, int32_t scale_shift,
@@ -137,24 +140,30 @@ void ref_embedding_lookup_s8_s32(int32_t count, const int32_t* ids, const int8_t
 // variance = round(sum c^2 / n) + eps (fxp::LayerNormEpsRaw at the shifted fraction),
 // z = c / sqrt(variance) in Q11.20 through fxp::InverseSqrtOfVariance, y[i] = sat32(round(z *
 // gain[i] / 2^20) + shift[i]). gain, shift and y in Q11.20. y may alias x.
+EDGENMT_TRANSFORMER_KERNEL
 void ref_layer_norm_s32(int32_t n, const int32_t* x, int32_t x_frac_bits, const int32_t* gain,
                         const int32_t* shift, int32_t* y);
 // y[i] = sat8(round(v / 2^shift)), v = relu ? max(x[i], 0) : x[i], shift in [0, 31]: a Q11.20
 // value to int8 with scale 2^(shift - 20).
+EDGENMT_TRANSFORMER_KERNEL
 void ref_requantize_s32_s8(int32_t n, const int32_t* x, int32_t shift, bool relu, int8_t* y);
 // y[i] = sat8(round(fxp::GeluQ20(x[i]) / 2^shift)), x in Q11.20, shift in [0, 31].
+EDGENMT_TRANSFORMER_KERNEL
 void ref_gelu_s32_s8(int32_t n, const int32_t* x, int32_t shift, int8_t* y);
 // residual[i] = sat16(residual[i] + round(x[i] / 2^shift)), shift in [0, 31]: a sublayer's
 // Q11.20 output added into the int16 residual stream.
+EDGENMT_TRANSFORMER_KERNEL
 void ref_residual_add_s32_s16(int32_t n, const int32_t* x, int32_t shift, int16_t* residual);
 // One head's scores: scores[j] = MBQM(sum_{i < dim} query[i] * rows[j][offset + i],
 // multiplier, shift) for j < n (the dot product exact in int32: dim <= 131071).
+EDGENMT_TRANSFORMER_KERNEL
 void ref_attention_scores_s8(int32_t n, const int8_t* query, const int8_t* const* rows,
                              int32_t offset, int32_t dim, int32_t multiplier, int32_t shift,
                              int32_t* scores);
 // One head's context: out[i] = sat8(round(sum_{j < n} weights[j] * rows[j][offset + i] /
 // 2^15)) for i < dim: Q0.15 weights over int8 rows, the result at the rows' scale. The sum is
 // exact in int32 when sum |weights| <= 2^23 (a softmax's sum to ~2^15).
+EDGENMT_TRANSFORMER_KERNEL
 void ref_attention_context_s8(int32_t n, const int16_t* weights, const int8_t* const* rows,
                               int32_t offset, int32_t dim, int8_t* out);
 

@@ -239,7 +239,9 @@ void Attention<N>::AttendProjected(int32_t slot, int32_t row_begin, int32_t rows
   }
 }
 
+#if defined(EDGENMT_WITH_FLOAT_SCHEMES)  // CMake EDGENMT_FLOAT_SCHEMES
 template class Attention<FloatRnnNumerics>;
+#endif
 template class Attention<IntegerRnnNumerics>;
 
 }  // namespace edgenmt

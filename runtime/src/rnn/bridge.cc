@@ -69,7 +69,9 @@ void Bridge<N>::Apply(const Source& source, const RecurrentCell<N>* cells,
   }
 }
 
+#if defined(EDGENMT_WITH_FLOAT_SCHEMES)  // CMake EDGENMT_FLOAT_SCHEMES
 template class Bridge<FloatRnnNumerics>;
+#endif
 template class Bridge<IntegerRnnNumerics>;
 
 }  // namespace edgenmt

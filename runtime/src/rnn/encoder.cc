@@ -158,7 +158,9 @@ void Encoder<N>::Encode(int32_t slot, const int32_t* src_ids, int32_t src_len) {
   }
 }
 
+#if defined(EDGENMT_WITH_FLOAT_SCHEMES)  // CMake EDGENMT_FLOAT_SCHEMES
 template class Encoder<FloatRnnNumerics>;
+#endif
 template class Encoder<IntegerRnnNumerics>;
 
 }  // namespace edgenmt

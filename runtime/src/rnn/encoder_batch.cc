@@ -170,7 +170,9 @@ void Encoder<N>::EncodeBatch(int32_t count, const int32_t* const* src_ids,
   }
 }
 
+#if defined(EDGENMT_WITH_FLOAT_SCHEMES)  // CMake EDGENMT_FLOAT_SCHEMES
 template class Encoder<FloatRnnNumerics>;
+#endif
 template class Encoder<IntegerRnnNumerics>;
 
 }  // namespace edgenmt

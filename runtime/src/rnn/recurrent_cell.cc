@@ -51,7 +51,9 @@ void RecurrentCell<N>::Step(int32_t rows, const Hidden* x, const Hidden* h_in, c
   StepProjected(rows, input_gates_, h_in, s_in, h_out, s_out);
 }
 
+#if defined(EDGENMT_WITH_FLOAT_SCHEMES)  // CMake EDGENMT_FLOAT_SCHEMES
 template class RecurrentCell<FloatRnnNumerics>;
+#endif
 template class RecurrentCell<IntegerRnnNumerics>;
 
 }  // namespace edgenmt

@@ -308,7 +308,9 @@ void RnnEncoderDecoder<N>::Reorder(const int32_t* parents, int32_t new_rows) {
   rows_ = new_rows;
 }
 
+#if defined(EDGENMT_WITH_FLOAT_SCHEMES)  // CMake EDGENMT_FLOAT_SCHEMES
 template class RnnEncoderDecoder<FloatRnnNumerics>;
+#endif
 template class RnnEncoderDecoder<IntegerRnnNumerics>;
 
 }  // namespace edgenmt

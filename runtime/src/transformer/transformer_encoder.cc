@@ -85,7 +85,9 @@ const typename Sub::Act* TransformerEncoder<Sub>::Encode(const int32_t* src_ids,
   return sub.Output(S, x_, pre_norm_ ? &final_norm_ : nullptr, res, memory_format_, y_, scratch_);
 }
 
+#if defined(EDGENMT_WITH_FLOAT_SCHEMES)  // CMake EDGENMT_FLOAT_SCHEMES
 template class TransformerEncoder<TransformerSublayers>;
+#endif
 template class TransformerEncoder<IntegerTransformerSublayers>;
 
 }  // namespace edgenmt

@@ -297,7 +297,9 @@ void TransformerEncoderDecoder<Sub>::StepBlocks(const int32_t* prev_tokens, cons
   }
 }
 
+#if defined(EDGENMT_WITH_FLOAT_SCHEMES)  // CMake EDGENMT_FLOAT_SCHEMES
 template class TransformerEncoderDecoder<TransformerSublayers>;
+#endif
 template class TransformerEncoderDecoder<IntegerTransformerSublayers>;
 
 }  // namespace edgenmt

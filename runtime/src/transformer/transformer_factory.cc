@@ -2,6 +2,7 @@
 
 #include <new>
 
+#include "decoder/float_schemes.h"
 #include "transformer/integer_transformer_sublayers.h"
 #include "transformer/transformer_encoder_decoder.h"
 #include "transformer/transformer_sublayers.h"
@@ -35,8 +36,13 @@ Status PrepareTransformerDecoder(void* storage, size_t storage_bytes, const Mode
     return Place<TransformerEncoderDecoder<IntegerTransformerSublayers>>(
         storage, storage_bytes, model, kernels, limits, arena, detail, decoder, observer);
   }
+  EDGENMT_RETURN_IF_ERROR(CheckSchemeBuilt(model.config().scheme, detail));
+#if defined(EDGENMT_WITH_FLOAT_SCHEMES)
   return Place<TransformerEncoderDecoder<TransformerSublayers>>(
       storage, storage_bytes, model, kernels, limits, arena, detail, decoder, observer);
+#else
+  return Status::kUnsupported;  // unreachable: CheckSchemeBuilt refused every float scheme
+#endif
 }
 
 }  // namespace edgenmt

@@ -5,6 +5,8 @@
 
 #include <stdint.h>
 
+#include "kernels/transformer_kernel_linkage.h"
+
 namespace edgenmt {
 
 void ref_fully_connected_f32(int32_t rows, int32_t in_features, int32_t out_features,
@@ -14,9 +16,12 @@ void ref_sigmoid_f32(int32_t n, const float* x, float* y);
 void ref_tanh_f32(int32_t n, const float* x, float* y);
 void ref_softmax_f32(int32_t n, const float* x, float* y);
 void ref_log_softmax_f32(int32_t n, const float* x, float* y);
+EDGENMT_TRANSFORMER_KERNEL
 void ref_layer_norm_f32(int32_t n, const float* x, const float* gain, const float* shift,
                         float eps, float* y);
+EDGENMT_TRANSFORMER_KERNEL
 void ref_relu_f32(int32_t n, const float* x, float* y);
+EDGENMT_TRANSFORMER_KERNEL
 void ref_gelu_f32(int32_t n, const float* x, float* y);
 void ref_embedding_lookup_f32(int32_t count, const int32_t* ids, const float* table,
                               int32_t dim, float* out, int32_t out_stride);
