@@ -23,22 +23,41 @@ inline int32_t DoublingHighMul(int32_t x, int32_t m) {
   return static_cast<int32_t>(p >> 31);
 }
 
-// fxp::RoundingDivideByPOT, exponent in [0, 31].
-inline int32_t RoundingDivideByPOT(int32_t x, int32_t exponent) {
-  if (exponent == 0) return x;
-  const int32_t mask = static_cast<int32_t>((uint32_t{1} << exponent) - 1u);
-  const int32_t threshold = (mask >> 1) + (x < 0 ? 1 : 0);
-  return (x >> exponent) + ((x & mask) > threshold ? 1 : 0);
+// x * 2^shift saturated to int32, shift in [0, 30]: it fits exactly when shifting back
+// returns x; else the bound of x's sign ((x >> 31) ^ INT32_MAX is INT32_MIN for x < 0).
+inline int32_t SaturatingLeftShift(int32_t x, int32_t shift) {
+  const int32_t shifted = static_cast<int32_t>(static_cast<uint32_t>(x) << shift);
+  return (shifted >> shift) == x ? shifted : (x >> 31) ^ kMax;
+}
+
+// fxp::RoundingDivideByPOT for exponent in [1, 31] without a branch: the floor plus a carry
+// from the remainder, (remainder + half - [v < 0]) >> exponent, which is 1 exactly when the
+// quotient rounds up (ties away from zero); unsigned, it cannot overflow (remainder < 2^31).
+inline int32_t RoundingRightShift(int32_t v, int32_t exponent) {
+  const uint32_t u = static_cast<uint32_t>(v);
+  const uint32_t mask = (uint32_t{1} << exponent) - 1u;
+  const uint32_t up = ((u & mask) + (uint32_t{1} << (exponent - 1)) - (u >> 31)) >> exponent;
+  return (v >> exponent) + static_cast<int32_t>(up);
 }
 
 // fxp::MultiplyByQuantizedMultiplier, shift in [-31, 30].
 inline int32_t MultiplyByQuantizedMultiplier(int32_t x, int32_t multiplier, int32_t shift) {
-  if (shift > 0) {  // saturating left shift first (scale ratios above 1: rare)
-    const int64_t shifted = static_cast<int64_t>(x) * (int64_t{1} << shift);
-    x = shifted > kMax ? kMax : (shifted < kMin ? kMin : static_cast<int32_t>(shifted));
-    return DoublingHighMul(x, multiplier);
+  if (shift >= 0) return DoublingHighMul(SaturatingLeftShift(x, shift), multiplier);
+  return RoundingRightShift(DoublingHighMul(x, multiplier), -shift);
+}
+
+// The column block with its two options fixed, so the loop tests neither.
+template <bool kBias, bool kAccumulate>
+void RequantizeColumns(int32_t n, const int32_t* dots, const int32_t* multiplier,
+                       const int32_t* shift, int32_t shift_offset, const int32_t* bias,
+                       int32_t* y) {
+  for (int32_t i = 0; i < n; ++i) {
+    int32_t sh = shift[i] + shift_offset;
+    sh = sh < -31 ? -31 : (sh > 30 ? 30 : sh);
+    int32_t v = MultiplyByQuantizedMultiplier(dots[i], multiplier[i], sh);
+    if (kBias) v = __qadd(v, bias[i]);
+    y[i] = kAccumulate ? __qadd(y[i], v) : v;
   }
-  return RoundingDivideByPOT(DoublingHighMul(x, multiplier), -shift);
 }
 
 }  // namespace
@@ -46,13 +65,11 @@ inline int32_t MultiplyByQuantizedMultiplier(int32_t x, int32_t multiplier, int3
 void RequantizeColumnBlockDsp(int32_t n, const int32_t* dots, const int32_t* multiplier,
                               const int32_t* shift, int32_t shift_offset, const int32_t* bias,
                               bool accumulate, int32_t* y) {
-  for (int32_t i = 0; i < n; ++i) {
-    int32_t sh = shift[i] + shift_offset;
-    sh = sh < -31 ? -31 : (sh > 30 ? 30 : sh);
-    int32_t v = MultiplyByQuantizedMultiplier(dots[i], multiplier[i], sh);
-    if (bias != nullptr) v = __qadd(v, bias[i]);
-    y[i] = accumulate ? __qadd(y[i], v) : v;
-  }
+  const auto columns = bias != nullptr ? (accumulate ? RequantizeColumns<true, true>
+                                                     : RequantizeColumns<true, false>)
+                                        : (accumulate ? RequantizeColumns<false, true>
+                                                      : RequantizeColumns<false, false>);
+  columns(n, dots, multiplier, shift, shift_offset, bias, y);
 }
 
 void RequantizeEmbeddingBlockDsp(int32_t n, const int32_t* dots, int32_t id,
