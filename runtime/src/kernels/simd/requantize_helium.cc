@@ -14,18 +14,56 @@
 namespace edgenmt {
 namespace simd {
 
-// StoreStridedS32Output (kernels/product_outputs.h) for outputs 0..n-1.
+namespace {
+
+// StoreStridedS32Output on the 4 outputs at i, of which the lanes in p are stored (the full
+// vectors pass an all-true p: an unpredicated load or store costs no VPST).
+template <bool kBias, bool kAccumulate, bool kTail>
+inline void RequantizeColumns4(int32_t i, mve_pred16_t p, const int32_t* dots,
+                               const int32_t* multiplier, const int32_t* shift, V shift_offset,
+                               const int32_t* bias, int32_t* y) {
+  const V sh = kTail ? vaddq_s32(vldrwq_z_s32(shift + i, p), shift_offset)
+                     : vaddq_s32(vldrwq_s32(shift + i), shift_offset);
+  const V d = kTail ? vldrwq_z_s32(dots + i, p) : vldrwq_s32(dots + i);
+  const V m = kTail ? vldrwq_z_s32(multiplier + i, p) : vldrwq_s32(multiplier + i);
+  V v = MultiplyByQuantizedMultiplier(d, m, Clamp(sh, -31, 30));
+  if (kBias) v = vqaddq_s32(v, kTail ? vldrwq_z_s32(bias + i, p) : vldrwq_s32(bias + i));
+  if (kAccumulate) v = vqaddq_s32(kTail ? vldrwq_z_s32(y + i, p) : vldrwq_s32(y + i), v);
+  if (kTail) {
+    vstrwq_p_s32(y + i, v, p);
+  } else {
+    vstrwq_s32(y + i, v);
+  }
+}
+
+template <bool kBias, bool kAccumulate>
+void RequantizeColumns(int32_t n, const int32_t* dots, const int32_t* multiplier,
+                       const int32_t* shift, int32_t shift_offset, const int32_t* bias,
+                       int32_t* y) {
+  const V offset = Set(shift_offset);
+  const int32_t full = n & ~3;
+  for (int32_t i = 0; i < full; i += 4) {
+    RequantizeColumns4<kBias, kAccumulate, false>(i, 0xffff, dots, multiplier, shift, offset,
+                                                  bias, y);
+  }
+  if (full < n) {
+    RequantizeColumns4<kBias, kAccumulate, true>(full, vctp32q(static_cast<uint32_t>(n - full)),
+                                                 dots, multiplier, shift, offset, bias, y);
+  }
+}
+
+}  // namespace
+
+// StoreStridedS32Output (kernels/product_outputs.h) for outputs 0..n-1, with bias and
+// accumulation fixed per block so that the loop tests neither.
 void RequantizeColumnBlockHelium(int32_t n, const int32_t* dots, const int32_t* multiplier,
                                  const int32_t* shift, int32_t shift_offset, const int32_t* bias,
                                  bool accumulate, int32_t* y) {
-  for (int32_t i = 0; i < n; i += 4) {
-    const mve_pred16_t p = vctp32q(static_cast<uint32_t>(n - i));
-    const V sh = Clamp(vaddq_s32(vldrwq_z_s32(shift + i, p), Set(shift_offset)), -31, 30);
-    V v = MultiplyByQuantizedMultiplier(vldrwq_z_s32(dots + i, p), vldrwq_z_s32(multiplier + i, p), sh);
-    if (bias != nullptr) v = vqaddq_s32(v, vldrwq_z_s32(bias + i, p));
-    if (accumulate) v = vqaddq_s32(vldrwq_z_s32(y + i, p), v);
-    vstrwq_p_s32(y + i, v, p);
-  }
+  const auto columns = bias != nullptr ? (accumulate ? RequantizeColumns<true, true>
+                                                     : RequantizeColumns<true, false>)
+                                        : (accumulate ? RequantizeColumns<false, true>
+                                                      : RequantizeColumns<false, false>);
+  columns(n, dots, multiplier, shift, shift_offset, bias, y);
 }
 
 // fxp::MultiplyByQuantizedMultiplierSingleRounding(x, multiplier, shift) on 4 lanes, given
@@ -56,6 +94,65 @@ inline V SingleRoundingRescale(V x, int32_t multiplier, int32_t right) {
   return vpselq_s32(result_lo, saturated, fits);
 }
 
+namespace {
+
+// SingleRoundingRescale for right in [1, 31] (the embedding row scales of converted models),
+// where the nudge 2^(right-1) - [product < 0] lies in the low word. Every loop constant but m
+// enters as a scalar operand (the _n / _r forms): MVE has 8 vector registers, and constants
+// held in them would be spilled to the stack and reloaded in the loop.
+inline V SingleRoundingRescaleNarrow(V x, V m, int32_t row_m, int32_t right) {
+  const V hi = vmulhq_s32(x, m);
+  const uint32x4_t lo = vreinterpretq_u32_s32(vmulq_n_s32(x, row_m));
+  const uint32x4_t sum_lo =
+      vaddq_u32(lo, vreinterpretq_u32_s32(vaddq_n_s32(vshrq_n_s32(hi, 31), 1 << (right - 1))));
+  const V sum_hi = vaddq_m_n_s32(hi, hi, 1, vcmphiq_u32(lo, sum_lo));  // the low word's carry
+  const V result_lo = vreinterpretq_s32_u32(
+      vorrq_u32(vshlq_r_u32(sum_lo, -right), vreinterpretq_u32_s32(vshlq_r_s32(sum_hi, 32 - right))));
+  const mve_pred16_t fits = vcmpeqq_s32(vshlq_r_s32(sum_hi, -right), vshrq_n_s32(result_lo, 31));
+  // INT32_MAX + [sum < 0], wrapping: INT32_MIN for a negative product.
+  const V saturated =
+      vaddq_n_s32(vreinterpretq_s32_u32(vshrq_n_u32(vreinterpretq_u32_s32(sum_hi), 31)), 2147483647);
+  return vpselq_s32(result_lo, saturated, fits);
+}
+
+// EmbeddingS32Output on the 4 outputs at i (the lanes in p; all-true for a full vector, whose
+// loads and store then need no VPST), for right = 31 - (row shift + 6) in [1, 31].
+template <bool kBias, bool kTail>
+inline void EmbeddingOutputs4(int32_t i, mve_pred16_t p, const int32_t* dots, int32_t row_m,
+                              int32_t right, const int32_t* multiplier, const int32_t* shift,
+                              const int32_t* bias, int32_t* y) {
+  constexpr int32_t kExtraBits = 6;  // as EmbeddingS32Output
+  const V d = kTail ? vldrwq_z_s32(dots + i, p) : vldrwq_s32(dots + i);
+  const V scaled = SingleRoundingRescaleNarrow(d, Set(row_m), row_m, right);
+  const V sh = vmaxq_s32(
+      vsubq_n_s32(kTail ? vldrwq_z_s32(shift + i, p) : vldrwq_s32(shift + i), kExtraBits),
+      Set(-31));
+  V v = MultiplyByQuantizedMultiplier(
+      scaled, kTail ? vldrwq_z_s32(multiplier + i, p) : vldrwq_s32(multiplier + i), sh);
+  if (kBias) v = vqaddq_s32(v, kTail ? vldrwq_z_s32(bias + i, p) : vldrwq_s32(bias + i));
+  if (kTail) {
+    vstrwq_p_s32(y + i, v, p);
+  } else {
+    vstrwq_s32(y + i, v);
+  }
+}
+
+template <bool kBias>
+void EmbeddingOutputs(int32_t n, const int32_t* dots, int32_t row_m, int32_t right,
+                      const int32_t* multiplier, const int32_t* shift, const int32_t* bias,
+                      int32_t* y) {
+  const int32_t full = n & ~3;
+  for (int32_t i = 0; i < full; i += 4) {
+    EmbeddingOutputs4<kBias, false>(i, 0xffff, dots, row_m, right, multiplier, shift, bias, y);
+  }
+  if (full < n) {
+    EmbeddingOutputs4<kBias, true>(full, vctp32q(static_cast<uint32_t>(n - full)), dots, row_m,
+                                   right, multiplier, shift, bias, y);
+  }
+}
+
+}  // namespace
+
 // EmbeddingS32Output (kernels/product_outputs.h) for outputs 0..n-1.
 void RequantizeEmbeddingBlockHelium(int32_t n, const int32_t* dots, int32_t id,
                                     const int32_t* row_multiplier, const int32_t* row_shift,
@@ -63,6 +160,11 @@ void RequantizeEmbeddingBlockHelium(int32_t n, const int32_t* dots, int32_t id,
                                     const int32_t* bias, int32_t* y) {
   constexpr int32_t kExtraBits = 6;  // as EmbeddingS32Output
   const int32_t right = 31 - (row_shift[id] + kExtraBits);
+  if (right >= 1 && right <= 31) {
+    const auto outputs = bias != nullptr ? EmbeddingOutputs<true> : EmbeddingOutputs<false>;
+    return outputs(n, dots, row_multiplier[id], right, multiplier, shift, bias, y);
+  }
+  // Other shifts: the general rescale (a nudge reaching the high word), or the scalar formula.
   const int64_t row_m = row_multiplier[id];
   for (int32_t i = 0; i < n; i += 4) {
     const mve_pred16_t p = vctp32q(static_cast<uint32_t>(n - i));
