@@ -12,25 +12,77 @@ namespace edgenmt {
 namespace simd {
 namespace {
 
-// acc[0..3] = x . w0..w3, written out (GCC keeps a loop over an accumulator array in memory).
+// acc[0 .. 4 * groups) = x . rows 0 .. 4 * groups of w, for a depth of 16 * vectors columns
+// (vectors >= 1, groups >= 1), in assembly. Per group of 4 rows: the first vector initialises
+// the sums (VMLADAV), the rest run in a low-overhead loop (WLS / LE) of 5 loads and 4 VMLADAVA
+// per 64 MACs, loads and multiply-accumulates alternating (the M55 overlaps a VLDR's beats
+// with the previous VMLADAVA's only then: llvm-mca 10 cycles per 64 MACs, against 16 with the
+// loads grouped). GCC's code from the same intrinsics spent about 35 instructions per group
+// around that loop (set-up, pointers spilled to the stack), as many as the loop itself at the
+// depths of the microcontroller model; here 13. The sums live in even registers ("Te"), as
+// VMLADAV requires; x, the loop count and the end of acc are read from memory each group.
+void DotS8FourRowGroups(int32_t groups, int32_t vectors, const int8_t* x, const int8_t* w,
+                        int32_t w_stride, int32_t* acc) {
+  const int32_t rest = vectors - 1;
+  const int32_t* const acc_end = acc + 4 * groups;
+  const int8_t *xp, *p0, *p1, *p2, *p3;
+  int32_t a0, a1, a2, a3;
+  __asm__ volatile(
+      "0:\n\t"
+      "ldr         %[xp], %[x]\n\t"
+      "mov         %[p0], %[w]\n\t"
+      "add         %[p1], %[w], %[stride]\n\t"
+      "add         %[p2], %[p1], %[stride]\n\t"
+      "add         %[p3], %[p2], %[stride]\n\t"
+      "vldrb.u8    q0, [%[xp]], #16\n\t"
+      "vldrb.u8    q1, [%[p0]], #16\n\t"
+      "vmladav.s8  %[a0], q0, q1\n\t"
+      "vldrb.u8    q2, [%[p1]], #16\n\t"
+      "vmladav.s8  %[a1], q0, q2\n\t"
+      "vldrb.u8    q1, [%[p2]], #16\n\t"
+      "vmladav.s8  %[a2], q0, q1\n\t"
+      "vldrb.u8    q2, [%[p3]], #16\n\t"
+      "vmladav.s8  %[a3], q0, q2\n\t"
+      "ldr         lr, %[rest]\n\t"
+      "wls         lr, lr, 2f\n"
+      "1:\n\t"
+      "vldrb.u8    q0, [%[xp]], #16\n\t"
+      "vldrb.u8    q1, [%[p0]], #16\n\t"
+      "vmladava.s8 %[a0], q0, q1\n\t"
+      "vldrb.u8    q2, [%[p1]], #16\n\t"
+      "vmladava.s8 %[a1], q0, q2\n\t"
+      "vldrb.u8    q1, [%[p2]], #16\n\t"
+      "vmladava.s8 %[a2], q0, q1\n\t"
+      "vldrb.u8    q2, [%[p3]], #16\n\t"
+      "vmladava.s8 %[a3], q0, q2\n\t"
+      "le          lr, 1b\n"
+      "2:\n\t"
+      "strd        %[a0], %[a1], [%[acc]], #8\n\t"
+      "strd        %[a2], %[a3], [%[acc]], #8\n\t"
+      "add         %[w], %[w], %[stride], lsl #2\n\t"
+      "ldr         %[p0], %[end]\n\t"
+      "cmp         %[acc], %[p0]\n\t"
+      "bne         0b"
+      : [w] "+r"(w), [acc] "+r"(acc), [xp] "=&r"(xp), [p0] "=&r"(p0), [p1] "=&r"(p1),
+        [p2] "=&r"(p2), [p3] "=&r"(p3), [a0] "=&Te"(a0), [a1] "=&Te"(a1), [a2] "=&Te"(a2),
+        [a3] "=&Te"(a3)
+      : [stride] "r"(w_stride), [x] "m"(x), [rest] "m"(rest), [end] "m"(acc_end)
+      : "q0", "q1", "q2", "lr", "cc", "memory");
+}
+
+// acc[0..3] = x . w0..w3 over any depth (the shapes DotS8FourRowGroups does not take): whole
+// vectors, then the depth's last partial vector as one predicated step (tail lanes load as
+// zero and never touch memory).
 inline void DotS8Four(int32_t depth, const int8_t* x, const int8_t* w0, const int8_t* w1,
                       const int8_t* w2, const int8_t* w3, int32_t* acc) {
   int32_t a0 = 0, a1 = 0, a2 = 0, a3 = 0;
   const int32_t full = depth & ~15;
-  // Loads and multiply-accumulates alternate: the M55 overlaps a VLDR's beats with the
-  // previous VMLADAVA's only then (llvm-mca: 10 cycles per 64 MACs, against 16 with the loads
-  // grouped). GCC's scheduler groups them, so an empty asm with a memory clobber after each
-  // VMLADAVA keeps the next load below it.
   for (int32_t k = 0; k < full; k += 16) {
     const int8x16_t xv = vldrbq_s8(x + k);
     a0 = vmladavaq_s8(a0, xv, vldrbq_s8(w0 + k));
-    __asm__ volatile("" ::: "memory");
     a1 = vmladavaq_s8(a1, xv, vldrbq_s8(w1 + k));
-    __asm__ volatile("" ::: "memory");
     a2 = vmladavaq_s8(a2, xv, vldrbq_s8(w2 + k));
-    __asm__ volatile("" ::: "memory");
     a3 = vmladavaq_s8(a3, xv, vldrbq_s8(w3 + k));
-    __asm__ volatile("" ::: "memory");
   }
   if (full < depth) {
     const mve_pred16_t p = vctp8q(static_cast<uint32_t>(depth - full));
@@ -62,6 +114,10 @@ inline int32_t DotS8One(int32_t depth, const int8_t* x, const int8_t* w) {
 void DotS8Helium(int32_t depth, const int8_t* x, const int8_t* w, int32_t w_stride, int32_t count,
                  int32_t* acc) {
   int32_t j = 0;
+  if (depth >= 16 && depth % 16 == 0 && count >= 4) {  // the models' shapes
+    j = count & ~3;
+    DotS8FourRowGroups(count / 4, depth / 16, x, w, w_stride, acc);
+  }
   for (; j + 4 <= count; j += 4) {
     const int8_t* w0 = w + j * w_stride;
     DotS8Four(depth, x, w0, w0 + w_stride, w0 + 2 * w_stride, w0 + 3 * w_stride, acc + j);
