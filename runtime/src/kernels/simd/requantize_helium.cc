@@ -18,21 +18,36 @@ namespace {
 
 // StoreStridedS32Output on the 4 outputs at i, of which the lanes in p are stored (the full
 // vectors pass an all-true p: an unpredicated load or store costs no VPST).
+// A vector of `value` made in the loop, where it is used: MVE's 8 vector registers cannot
+// hold the loop's constants beside its values, and GCC would hoist an ordinary VDUP or VMOV
+// and then spill it to the stack (two instructions per reload, against one here).
+inline V LoopVector(int32_t value) {
+  V v;
+  __asm__ volatile("vdup.32 %q0, %1" : "=w"(v) : "r"(value));
+  return v;
+}
+template <int32_t kValue>
+inline V LoopConstant() {
+  return LoopVector(kValue);
+}
+
+// StoreStridedS32Output on the 4 outputs at the pointers, of which the lanes in p are stored
+// (kTail; a full vector's loads and store need no VPST).
 template <bool kBias, bool kAccumulate, bool kTail>
-inline void RequantizeColumns4(int32_t i, mve_pred16_t p, const int32_t* dots,
-                               const int32_t* multiplier, const int32_t* shift, V shift_offset,
-                               const int32_t* bias, int32_t* y) {
-  const V sh = kTail ? vaddq_s32(vldrwq_z_s32(shift + i, p), shift_offset)
-                     : vaddq_s32(vldrwq_s32(shift + i), shift_offset);
-  const V d = kTail ? vldrwq_z_s32(dots + i, p) : vldrwq_s32(dots + i);
-  const V m = kTail ? vldrwq_z_s32(multiplier + i, p) : vldrwq_s32(multiplier + i);
-  V v = MultiplyByQuantizedMultiplier(d, m, Clamp(sh, -31, 30));
-  if (kBias) v = vqaddq_s32(v, kTail ? vldrwq_z_s32(bias + i, p) : vldrwq_s32(bias + i));
-  if (kAccumulate) v = vqaddq_s32(kTail ? vldrwq_z_s32(y + i, p) : vldrwq_s32(y + i), v);
+inline void RequantizeColumns4(mve_pred16_t p, const int32_t* dots, const int32_t* multiplier,
+                               const int32_t* shift, int32_t shift_offset, const int32_t* bias,
+                               int32_t* y) {
+  const V sh = vaddq_n_s32(kTail ? vldrwq_z_s32(shift, p) : vldrwq_s32(shift), shift_offset);
+  const V clamped = vminq_s32(vmaxq_s32(sh, LoopConstant<-31>()), LoopConstant<30>());
+  const V d = kTail ? vldrwq_z_s32(dots, p) : vldrwq_s32(dots);
+  const V m = kTail ? vldrwq_z_s32(multiplier, p) : vldrwq_s32(multiplier);
+  V v = MultiplyByQuantizedMultiplier(d, m, clamped);
+  if (kBias) v = vqaddq_s32(v, kTail ? vldrwq_z_s32(bias, p) : vldrwq_s32(bias));
+  if (kAccumulate) v = vqaddq_s32(kTail ? vldrwq_z_s32(y, p) : vldrwq_s32(y), v);
   if (kTail) {
-    vstrwq_p_s32(y + i, v, p);
+    vstrwq_p_s32(y, v, p);
   } else {
-    vstrwq_s32(y + i, v);
+    vstrwq_s32(y, v);
   }
 }
 
@@ -40,15 +55,14 @@ template <bool kBias, bool kAccumulate>
 void RequantizeColumns(int32_t n, const int32_t* dots, const int32_t* multiplier,
                        const int32_t* shift, int32_t shift_offset, const int32_t* bias,
                        int32_t* y) {
-  const V offset = Set(shift_offset);
-  const int32_t full = n & ~3;
-  for (int32_t i = 0; i < full; i += 4) {
-    RequantizeColumns4<kBias, kAccumulate, false>(i, 0xffff, dots, multiplier, shift, offset,
+  const int32_t* const end = dots + (n & ~3);
+  for (; dots < end; dots += 4, multiplier += 4, shift += 4, bias += kBias ? 4 : 0, y += 4) {
+    RequantizeColumns4<kBias, kAccumulate, false>(0xffff, dots, multiplier, shift, shift_offset,
                                                   bias, y);
   }
-  if (full < n) {
-    RequantizeColumns4<kBias, kAccumulate, true>(full, vctp32q(static_cast<uint32_t>(n - full)),
-                                                 dots, multiplier, shift, offset, bias, y);
+  if ((n & 3) != 0) {
+    RequantizeColumns4<kBias, kAccumulate, true>(vctp32q(static_cast<uint32_t>(n & 3)), dots,
+                                                 multiplier, shift, shift_offset, bias, y);
   }
 }
 
@@ -115,25 +129,25 @@ inline V SingleRoundingRescaleNarrow(V x, V m, int32_t row_m, int32_t right) {
   return vpselq_s32(result_lo, saturated, fits);
 }
 
-// EmbeddingS32Output on the 4 outputs at i (the lanes in p; all-true for a full vector, whose
-// loads and store then need no VPST), for right = 31 - (row shift + 6) in [1, 31].
+// EmbeddingS32Output on the 4 outputs at the pointers (the lanes in p when kTail), for
+// right = 31 - (row shift + 6) in [1, 31].
 template <bool kBias, bool kTail>
-inline void EmbeddingOutputs4(int32_t i, mve_pred16_t p, const int32_t* dots, int32_t row_m,
-                              int32_t right, const int32_t* multiplier, const int32_t* shift,
+inline void EmbeddingOutputs4(mve_pred16_t p, const int32_t* dots, int32_t row_m, int32_t right,
+                              const int32_t* multiplier, const int32_t* shift,
                               const int32_t* bias, int32_t* y) {
   constexpr int32_t kExtraBits = 6;  // as EmbeddingS32Output
-  const V d = kTail ? vldrwq_z_s32(dots + i, p) : vldrwq_s32(dots + i);
-  const V scaled = SingleRoundingRescaleNarrow(d, Set(row_m), row_m, right);
-  const V sh = vmaxq_s32(
-      vsubq_n_s32(kTail ? vldrwq_z_s32(shift + i, p) : vldrwq_s32(shift + i), kExtraBits),
-      Set(-31));
-  V v = MultiplyByQuantizedMultiplier(
-      scaled, kTail ? vldrwq_z_s32(multiplier + i, p) : vldrwq_s32(multiplier + i), sh);
-  if (kBias) v = vqaddq_s32(v, kTail ? vldrwq_z_s32(bias + i, p) : vldrwq_s32(bias + i));
+  const V d = kTail ? vldrwq_z_s32(dots, p) : vldrwq_s32(dots);
+  const V scaled = SingleRoundingRescaleNarrow(d, LoopVector(row_m), row_m, right);
+  const V sh = vmaxq_s32(vsubq_n_s32(kTail ? vldrwq_z_s32(shift, p) : vldrwq_s32(shift), kExtraBits),
+                         LoopConstant<-31>());
+  V v = MultiplyByQuantizedMultiplier(scaled,
+                                      kTail ? vldrwq_z_s32(multiplier, p) : vldrwq_s32(multiplier),
+                                      sh);
+  if (kBias) v = vqaddq_s32(v, kTail ? vldrwq_z_s32(bias, p) : vldrwq_s32(bias));
   if (kTail) {
-    vstrwq_p_s32(y + i, v, p);
+    vstrwq_p_s32(y, v, p);
   } else {
-    vstrwq_s32(y + i, v);
+    vstrwq_s32(y, v);
   }
 }
 
@@ -141,13 +155,13 @@ template <bool kBias>
 void EmbeddingOutputs(int32_t n, const int32_t* dots, int32_t row_m, int32_t right,
                       const int32_t* multiplier, const int32_t* shift, const int32_t* bias,
                       int32_t* y) {
-  const int32_t full = n & ~3;
-  for (int32_t i = 0; i < full; i += 4) {
-    EmbeddingOutputs4<kBias, false>(i, 0xffff, dots, row_m, right, multiplier, shift, bias, y);
+  const int32_t* const end = dots + (n & ~3);
+  for (; dots < end; dots += 4, multiplier += 4, shift += 4, bias += kBias ? 4 : 0, y += 4) {
+    EmbeddingOutputs4<kBias, false>(0xffff, dots, row_m, right, multiplier, shift, bias, y);
   }
-  if (full < n) {
-    EmbeddingOutputs4<kBias, true>(full, vctp32q(static_cast<uint32_t>(n - full)), dots, row_m,
-                                   right, multiplier, shift, bias, y);
+  if ((n & 3) != 0) {
+    EmbeddingOutputs4<kBias, true>(vctp32q(static_cast<uint32_t>(n & 3)), dots, row_m, right,
+                                   multiplier, shift, bias, y);
   }
 }
 
