@@ -450,6 +450,18 @@ TEST_P(SimdKernelsTest, IntegerAttentionProductsBitExact) {
       }
     }
   }
+  // The largest sums of int32 lanes (a level may sum in int32 while sum |weights| <= 65535):
+  // weights summing to 65535 and past int32 (68,534) over memory at -32768 and at 32767.
+  for (int16_t m : {int16_t{-32768}, int16_t{32767}}) {
+    for (int16_t last : {int16_t{1}, int16_t{3000}}) {
+      const int32_t dim = 9;
+      const std::vector<int16_t> weights = {32767, 32767, last}, memory(3 * dim, m);
+      std::vector<int8_t> expected(dim), actual(dim);
+      ref_.context_s16_s8(3, weights.data(), memory.data(), dim, expected.data());
+      simd_->context_s16_s8(3, weights.data(), memory.data(), dim, actual.data());
+      ASSERT_EQ(actual, expected) << "context at the int32 bound, memory " << m << " last " << last;
+    }
+  }
 }
 
 // int8-full's narrowing steps (Q11.20 gates to Q3.12, Q0.15 to int8): rounding ties away from

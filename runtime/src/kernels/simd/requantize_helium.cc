@@ -1,4 +1,4 @@
-// Helium (MVE) requantization, narrowing and attention scores (simd_helium.h), bit-exact with
+// Helium (MVE) requantization, narrowing, attention scores and context (simd_helium.h), bit-exact with
 // the reference: VQRDMULH is fxp::SaturatingRoundingDoublingHighMul, VQSHL a saturating left
 // shift, and a rounding shift (ties up) of x - [x < 0] is fxp::RoundingDivideByPOT (ties away
 // from zero). Four int32 lanes per step; the last partial vector is predicated (its lanes
@@ -7,6 +7,7 @@
 #if defined(__ARM_FEATURE_MVE)
 #include <arm_mve.h>
 
+#include "kernels/kernels_s8.h"
 #include "kernels/score_scale.h"
 #include "kernels/simd/fixed_point_helium.h"
 #include "kernels/simd/simd_helium.h"
@@ -201,12 +202,20 @@ void RequantizeEmbeddingBlockHelium(int32_t n, const int32_t* dots, int32_t id,
   }
 }
 
+// The saturation to int16 is VQMOVNB into each lane's low half, which VSTRH.32 stores; the
+// rounding shift takes its exponent as a scalar (RoundingDivideByPOT's vector form would
+// hold -shift in a vector register). Full vectors unpredicated.
 void NarrowS32S16Helium(int32_t n, const int32_t* x, int32_t shift, int16_t* y) {
-  const V minus_shift = Set(-shift);
-  for (int32_t i = 0; i < n; i += 4) {
-    const mve_pred16_t p = vctp32q(static_cast<uint32_t>(n - i));
-    const V v = RoundingDivideByPOT(vldrwq_z_s32(x + i, p), minus_shift);
-    vstrhq_p_s32(y + i, Clamp(v, -32768, 32767), p);
+  const auto narrow = [shift](V v) {
+    const V fixup = vshrq_n_s32(vandq_s32(v, LoopVector(-shift)), 31);  // -1: v < 0, shift > 0
+    const V rounded = vrshlq_n_s32(vqaddq_s32(v, fixup), -shift);
+    return vreinterpretq_s32_s16(vqmovnbq_s32(vreinterpretq_s16_s32(rounded), rounded));
+  };
+  const int32_t full = n & ~3;
+  for (int32_t i = 0; i < full; i += 4) vstrhq_s32(y + i, narrow(vldrwq_s32(x + i)));
+  if (full < n) {
+    const mve_pred16_t p = vctp32q(static_cast<uint32_t>(n - full));
+    vstrhq_p_s32(y + full, narrow(vldrwq_z_s32(x + full, p)), p);
   }
 }
 
@@ -230,6 +239,35 @@ void ScoreWindowS16Helium(const int16_t* query, const int16_t* memory, int32_t d
     for (int32_t j = 0; j < full; j += 8) acc = vmlaldavaq_s16(acc, vldrhq_s16(query + j), vldrhq_s16(h + j));
     if (full < dim) acc = vmlaldavaq_s16(acc, vldrhq_z_s16(query + full, p), vldrhq_z_s16(h + full, p));
     scores[s] = ScaleScoreQ20(acc, to_q20);
+  }
+}
+
+// ref_context_s16_s8 sums in int64; MVE has no int64 lanes, but when sum |weights| <= 65535
+// (softmax weights in Q0.15 sum to about 2^15) every partial sum of weights[s] * memory (each
+// |memory| <= 32768) stays below 2^31, so int32 lanes (VMLA by a scalar weight) give the
+// same sums exactly. Larger weights take the reference.
+void ContextS16S8Helium(int32_t count, const int16_t* weights, const int16_t* memory, int32_t dim,
+                        int8_t* context) {
+  int32_t weight_sum = 0;
+  for (int32_t s = 0; s < count && weight_sum <= 65535; ++s) {
+    weight_sum += weights[s] < 0 ? -static_cast<int32_t>(weights[s]) : weights[s];
+  }
+  if (weight_sum > 65535) {
+    ref_context_s16_s8(count, weights, memory, dim, context);
+    return;
+  }
+  for (int32_t j = 0; j < dim; j += 4) {
+    const mve_pred16_t p = vctp32q(static_cast<uint32_t>(dim - j));
+    V acc = vdupq_n_s32(0);
+    for (int32_t s = 0; s < count; ++s) {
+      acc = vmlaq_n_s32(acc, vldrhq_z_s32(memory + s * dim + j, p), weights[s]);
+    }
+    // fxp::RoundingDivideByPOT(acc, 23) (ties away from zero), then int8 saturation in two
+    // saturating narrowings, left in each lane's low byte for VSTRB.32.
+    const V rounded = vrshrq_n_s32(vqaddq_s32(acc, vshrq_n_s32(acc, 31)), 23);
+    const int16x8_t h16 = vqmovnbq_s32(vreinterpretq_s16_s32(rounded), rounded);
+    const int8x16_t h8 = vqmovnbq_s16(vreinterpretq_s8_s16(h16), h16);
+    vstrbq_p_s32(context + j, vreinterpretq_s32_s8(h8), p);
   }
 }
 

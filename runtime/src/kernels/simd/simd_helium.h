@@ -27,6 +27,8 @@ void RequantizeEmbeddingBlockHelium(int32_t n, const int32_t* dots, int32_t id,
                                     const int32_t* multiplier, const int32_t* shift,
                                     const int32_t* bias, int32_t* y);
 void NarrowS32S16Helium(int32_t n, const int32_t* x, int32_t shift, int16_t* y);
+void ContextS16S8Helium(int32_t count, const int16_t* weights, const int16_t* memory, int32_t dim,
+                        int8_t* context);
 void RequantizeS16S8Helium(int32_t n, const int16_t* x, int32_t shift, int8_t* y);
 void ScoreWindowS16Helium(const int16_t* query, const int16_t* memory, int32_t dim, int32_t lo,
                           int32_t hi, int32_t to_q20, int32_t* scores);

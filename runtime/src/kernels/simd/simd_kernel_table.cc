@@ -170,8 +170,8 @@ struct NeonDotprod : Neon {
 
 #if defined(__ARM_FEATURE_MVE)
 // Cortex-M55 / M85: the int8-full operations of the shipped models in MVE except the local-p
-// window and the context sum (int64 sums over window positions), which stay portable; the
-// float32 activations keep the reference (the firmware runs int8-full).
+// window, which stays portable (the context sum keeps the reference's int64 for weights past
+// its int32 bound); the float32 activations keep the reference (the firmware runs int8-full).
 struct Helium : ReferenceForTheRest {
   static constexpr simd::DotF32Fn kDotF32 = simd::DotF32Helium;
   static constexpr simd::DotS8Fn kDotS8 = simd::DotS8Helium;
@@ -188,6 +188,7 @@ struct Helium : ReferenceForTheRest {
   EDGENMT_PROVIDE_KERNEL(narrow_s32_s16, simd::NarrowS32S16Helium);
   EDGENMT_PROVIDE_KERNEL(requantize_s16_s8, simd::RequantizeS16S8Helium);
   EDGENMT_PROVIDE_KERNEL(score_window_s16, simd::ScoreWindowS16Helium);
+  EDGENMT_PROVIDE_KERNEL(context_s16_s8, simd::ContextS16S8Helium);
   EDGENMT_PROVIDE_KERNEL(softmax_s32_s16, simd::SoftmaxS32S16Helium);
   EDGENMT_PROVIDE_KERNEL(log_softmax_s32, simd::LogSoftmaxS32Helium);
   EDGENMT_PROVIDE_KERNEL(embedding_lookup_s8_s32, simd::EmbeddingLookupS8S32Helium);
