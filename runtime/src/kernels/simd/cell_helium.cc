@@ -1,8 +1,8 @@
 // Helium (MVE) int8-full LSTM cell and tanh (simd_helium.h): ref_lstm_cell_s16 / ref_tanh_s16 on
 // 4 int32 lanes, the activations interpolated from the 2 KiB tanh table (fxp::TanhS16 /
 // fxp::LogisticS16) with two halfword gathers per activation (VLDRH.U32 with shifted offsets:
-// entries i and i + 1). Every intermediate fits 32 bits; the last partial vector of units is
-// predicated. Bit-exact: tests/kernels_simd_test.cc in the Cortex-M55 firmware.
+// entries i and i + 1). Every intermediate fits 32 bits; the last 1-3 units or values take the
+// reference. Bit-exact: tests/kernels_simd_test.cc in the Cortex-M55 firmware.
 #if defined(__ARM_FEATURE_MVE)
 #include <arm_mve.h>
 
@@ -62,45 +62,25 @@ inline V LogisticS16(V x, int int_bits) {
   return vpselq_s32(vaddq_n_s32(vnegq_s32(p), 32768), SaturateS16(p), vcmpltq_n_s32(x, 0));
 }
 
-// Loads and stores of 4 lanes from int16 / int8 arrays: whole (kTail false: no VPST) or the
-// lanes of p.
-template <bool kTail>
-inline V LoadS16(const int16_t* p16, mve_pred16_t p) {
-  return kTail ? vldrhq_z_s32(p16, p) : vldrhq_s32(p16);
-}
-template <bool kTail>
-inline void StoreS16(int16_t* p16, V v, mve_pred16_t p) {
-  if (kTail) {
-    vstrhq_p_s32(p16, v, p);
-  } else {
-    vstrhq_s32(p16, v);
-  }
-}
-
-// ref_lstm_cell_s16 for units j .. j + 3 (those in p when kTail).
-template <bool kTail>
-inline void LstmCell4(int32_t hidden, int32_t j, mve_pred16_t p, const int16_t* gates,
-                      int32_t cell_int_bits, int16_t* cell, int8_t* h, int16_t* h16) {
+// ref_lstm_cell_s16 for units j .. j + 3.
+inline void LstmCell4(int32_t hidden, int32_t j, const int16_t* gates, int32_t cell_int_bits,
+                      int16_t* cell, int8_t* h, int16_t* h16) {
   constexpr int kGateIntBits = 3;
-  const V i = LogisticS16(LoadS16<kTail>(gates + j, p), kGateIntBits);
-  const V f = LogisticS16(LoadS16<kTail>(gates + hidden + j, p), kGateIntBits);
-  const V g = TanhS16(LoadS16<kTail>(gates + 2 * hidden + j, p), kGateIntBits);
-  const V o = LogisticS16(LoadS16<kTail>(gates + 3 * hidden + j, p), kGateIntBits);
-  const V f_c = RoundingDivideByPOT(vmulq_s32(f, LoadS16<kTail>(cell + j, p)), 15);
+  const V i = LogisticS16(vldrhq_s32(gates + j), kGateIntBits);
+  const V f = LogisticS16(vldrhq_s32(gates + hidden + j), kGateIntBits);
+  const V g = TanhS16(vldrhq_s32(gates + 2 * hidden + j), kGateIntBits);
+  const V o = LogisticS16(vldrhq_s32(gates + 3 * hidden + j), kGateIntBits);
+  const V f_c = RoundingDivideByPOT(vmulq_s32(f, vldrhq_s32(cell + j)), 15);
   const V i_g = RoundingDivideByPOT(vmulq_s32(i, g), 15 + cell_int_bits);
   const V c_new = SaturateS16(vaddq_s32(f_c, i_g));
-  StoreS16<kTail>(cell + j, c_new, p);
+  vstrhq_s32(cell + j, c_new);
   const V o_tanh_c = vmulq_s32(o, TanhS16(c_new, cell_int_bits));
   // int8: two saturating narrowings leave it in each lane's low byte, which VSTRB.32 stores.
   const V h32 = RoundingDivideByPOT(o_tanh_c, 23);
   const int8x16_t h8 = vqmovnbq_s16(vreinterpretq_s8_s32(h32),
                                     vqmovnbq_s32(vreinterpretq_s16_s32(h32), h32));
-  if (kTail) {
-    vstrbq_p_s32(h + j, vreinterpretq_s32_s8(h8), p);
-  } else {
-    vstrbq_s32(h + j, vreinterpretq_s32_s8(h8));
-  }
-  if (h16 != nullptr) StoreS16<kTail>(h16 + j, SaturateS16(RoundingDivideByPOT(o_tanh_c, 15)), p);
+  vstrbq_s32(h + j, vreinterpretq_s32_s8(h8));
+  if (h16 != nullptr) vstrhq_s32(h16 + j, SaturateS16(RoundingDivideByPOT(o_tanh_c, 15)));
 }
 
 }  // namespace
@@ -112,12 +92,17 @@ void LstmCellS16Helium(int32_t hidden, const int16_t* gates, int32_t cell_int_bi
     return;
   }
   const int32_t full = hidden & ~3;
-  for (int32_t j = 0; j < full; j += 4) {
-    LstmCell4<false>(hidden, j, 0xffff, gates, cell_int_bits, cell, h, h16);
-  }
-  if (full < hidden) {
-    LstmCell4<true>(hidden, full, vctp32q(static_cast<uint32_t>(hidden - full)), gates,
-                    cell_int_bits, cell, h, h16);
+  for (int32_t j = 0; j < full; j += 4) LstmCell4(hidden, j, gates, cell_int_bits, cell, h, h16);
+  const int32_t rest = hidden - full;
+  if (rest > 0) {
+    // The last 1-3 units by the reference (no second, predicated copy of the vector code in a
+    // microcontroller's flash), on their gates gathered into the reference's layout.
+    int16_t tail_gates[4 * 3];
+    for (int32_t g = 0; g < 4; ++g) {
+      for (int32_t u = 0; u < rest; ++u) tail_gates[g * rest + u] = gates[g * hidden + full + u];
+    }
+    ref_lstm_cell_s16(rest, tail_gates, cell_int_bits, cell + full, h + full,
+                      h16 != nullptr ? h16 + full : nullptr);
   }
 }
 
@@ -130,10 +115,7 @@ void TanhS16Helium(int32_t n, const int16_t* x, int32_t input_int_bits, int16_t*
   for (int32_t i = 0; i < full; i += 4) {
     vstrhq_s32(y + i, TanhS16(vldrhq_s32(x + i), input_int_bits));
   }
-  if (full < n) {
-    const mve_pred16_t p = vctp32q(static_cast<uint32_t>(n - full));
-    vstrhq_p_s32(y + full, TanhS16(vldrhq_z_s32(x + full, p), input_int_bits), p);
-  }
+  if (full < n) ref_tanh_s16(n - full, x + full, input_int_bits, y + full);
 }
 
 }  // namespace simd

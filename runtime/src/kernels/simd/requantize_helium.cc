@@ -1,13 +1,15 @@
-// Helium (MVE) requantization, narrowing, attention scores and context (simd_helium.h), bit-exact with
-// the reference: VQRDMULH is fxp::SaturatingRoundingDoublingHighMul, VQSHL a saturating left
-// shift, and a rounding shift (ties up) of x - [x < 0] is fxp::RoundingDivideByPOT (ties away
-// from zero). Four int32 lanes per step; the last partial vector is predicated (its lanes
-// never touch memory). (Inline project code is safe here, unlike in the x86 files: a
-// Cortex-M build compiles everything for its one core.)
+// Helium (MVE) requantization, narrowing, attention scores and context (simd_helium.h),
+// bit-exact with the reference: VQRDMULH is fxp::SaturatingRoundingDoublingHighMul, VQSHL a
+// saturating left shift, and a rounding shift (ties up) of x - [x < 0] is
+// fxp::RoundingDivideByPOT (ties away from zero). Four int32 lanes per step; the last 1-3
+// outputs take the portable definitions (kernels/product_outputs.h, the reference kernels) or a
+// predicated vector. (Inline project code is safe here, unlike in the x86 files: a Cortex-M
+// build compiles everything for its one core.)
 #if defined(__ARM_FEATURE_MVE)
 #include <arm_mve.h>
 
 #include "kernels/kernels_s8.h"
+#include "kernels/product_outputs.h"
 #include "kernels/score_scale.h"
 #include "kernels/simd/fixed_point_helium.h"
 #include "kernels/simd/simd_helium.h"
@@ -32,45 +34,36 @@ inline V LoopConstant() {
   return LoopVector(kValue);
 }
 
-// StoreStridedS32Output on the 4 outputs at the pointers, of which the lanes in p are stored
-// (kTail; a full vector's loads and store need no VPST).
-template <bool kBias, bool kAccumulate, bool kTail>
-inline void RequantizeColumns4(mve_pred16_t p, const int32_t* dots, const int32_t* multiplier,
+// StoreStridedS32Output on the 4 outputs at the pointers.
+template <bool kBias, bool kAccumulate>
+inline void RequantizeColumns4(const int32_t* dots, const int32_t* multiplier,
                                const int32_t* shift, int32_t shift_offset, const int32_t* bias,
                                int32_t* y) {
-  const V sh = vaddq_n_s32(kTail ? vldrwq_z_s32(shift, p) : vldrwq_s32(shift), shift_offset);
+  const V sh = vaddq_n_s32(vldrwq_s32(shift), shift_offset);
   const V clamped = vminq_s32(vmaxq_s32(sh, LoopConstant<-31>()), LoopConstant<30>());
-  const V d = kTail ? vldrwq_z_s32(dots, p) : vldrwq_s32(dots);
-  const V m = kTail ? vldrwq_z_s32(multiplier, p) : vldrwq_s32(multiplier);
-  V v = MultiplyByQuantizedMultiplier(d, m, clamped);
-  if (kBias) v = vqaddq_s32(v, kTail ? vldrwq_z_s32(bias, p) : vldrwq_s32(bias));
-  if (kAccumulate) v = vqaddq_s32(kTail ? vldrwq_z_s32(y, p) : vldrwq_s32(y), v);
-  if (kTail) {
-    vstrwq_p_s32(y, v, p);
-  } else {
-    vstrwq_s32(y, v);
-  }
+  V v = MultiplyByQuantizedMultiplier(vldrwq_s32(dots), vldrwq_s32(multiplier), clamped);
+  if (kBias) v = vqaddq_s32(v, vldrwq_s32(bias));
+  if (kAccumulate) v = vqaddq_s32(vldrwq_s32(y), v);
+  vstrwq_s32(y, v);
 }
 
+// The whole vectors of a block (the last 1-3 outputs are the caller's), bias and
+// accumulation fixed so that the loop tests neither; loads and stores unpredicated.
 template <bool kBias, bool kAccumulate>
 void RequantizeColumns(int32_t n, const int32_t* dots, const int32_t* multiplier,
                        const int32_t* shift, int32_t shift_offset, const int32_t* bias,
                        int32_t* y) {
   const int32_t* const end = dots + (n & ~3);
   for (; dots < end; dots += 4, multiplier += 4, shift += 4, bias += kBias ? 4 : 0, y += 4) {
-    RequantizeColumns4<kBias, kAccumulate, false>(0xffff, dots, multiplier, shift, shift_offset,
-                                                  bias, y);
-  }
-  if ((n & 3) != 0) {
-    RequantizeColumns4<kBias, kAccumulate, true>(vctp32q(static_cast<uint32_t>(n & 3)), dots,
-                                                 multiplier, shift, shift_offset, bias, y);
+    RequantizeColumns4<kBias, kAccumulate>(dots, multiplier, shift, shift_offset, bias, y);
   }
 }
 
 }  // namespace
 
-// StoreStridedS32Output (kernels/product_outputs.h) for outputs 0..n-1, with bias and
-// accumulation fixed per block so that the loop tests neither.
+// StoreStridedS32Output (kernels/product_outputs.h) for outputs 0..n-1: whole vectors, then
+// the last 1-3 outputs by that portable definition itself (no second, predicated copy of the
+// vector code in a microcontroller's flash).
 void RequantizeColumnBlockHelium(int32_t n, const int32_t* dots, const int32_t* multiplier,
                                  const int32_t* shift, int32_t shift_offset, const int32_t* bias,
                                  bool accumulate, int32_t* y) {
@@ -79,6 +72,9 @@ void RequantizeColumnBlockHelium(int32_t n, const int32_t* dots, const int32_t* 
                                         : (accumulate ? RequantizeColumns<false, true>
                                                       : RequantizeColumns<false, false>);
   columns(n, dots, multiplier, shift, shift_offset, bias, y);
+  for (int32_t i = n & ~3; i < n; ++i) {
+    StoreStridedS32Output(dots[i], multiplier, shift, shift_offset, bias, i, accumulate, &y[i]);
+  }
 }
 
 // fxp::MultiplyByQuantizedMultiplierSingleRounding(x, multiplier, shift) on 4 lanes, given
@@ -130,39 +126,28 @@ inline V SingleRoundingRescaleNarrow(V x, V m, int32_t row_m, int32_t right) {
   return vpselq_s32(result_lo, saturated, fits);
 }
 
-// EmbeddingS32Output on the 4 outputs at the pointers (the lanes in p when kTail), for
-// right = 31 - (row shift + 6) in [1, 31].
-template <bool kBias, bool kTail>
-inline void EmbeddingOutputs4(mve_pred16_t p, const int32_t* dots, int32_t row_m, int32_t right,
+// EmbeddingS32Output on the 4 outputs at the pointers, for right = 31 - (row shift + 6) in
+// [1, 31].
+template <bool kBias>
+inline void EmbeddingOutputs4(const int32_t* dots, int32_t row_m, int32_t right,
                               const int32_t* multiplier, const int32_t* shift,
                               const int32_t* bias, int32_t* y) {
   constexpr int32_t kExtraBits = 6;  // as EmbeddingS32Output
-  const V d = kTail ? vldrwq_z_s32(dots, p) : vldrwq_s32(dots);
-  const V scaled = SingleRoundingRescaleNarrow(d, LoopVector(row_m), row_m, right);
-  const V sh = vmaxq_s32(vsubq_n_s32(kTail ? vldrwq_z_s32(shift, p) : vldrwq_s32(shift), kExtraBits),
-                         LoopConstant<-31>());
-  V v = MultiplyByQuantizedMultiplier(scaled,
-                                      kTail ? vldrwq_z_s32(multiplier, p) : vldrwq_s32(multiplier),
-                                      sh);
-  if (kBias) v = vqaddq_s32(v, kTail ? vldrwq_z_s32(bias, p) : vldrwq_s32(bias));
-  if (kTail) {
-    vstrwq_p_s32(y, v, p);
-  } else {
-    vstrwq_s32(y, v);
-  }
+  const V scaled = SingleRoundingRescaleNarrow(vldrwq_s32(dots), LoopVector(row_m), row_m, right);
+  const V sh = vmaxq_s32(vsubq_n_s32(vldrwq_s32(shift), kExtraBits), LoopConstant<-31>());
+  V v = MultiplyByQuantizedMultiplier(scaled, vldrwq_s32(multiplier), sh);
+  if (kBias) v = vqaddq_s32(v, vldrwq_s32(bias));
+  vstrwq_s32(y, v);
 }
 
+// The whole vectors of a block (the last 1-3 outputs are the caller's).
 template <bool kBias>
 void EmbeddingOutputs(int32_t n, const int32_t* dots, int32_t row_m, int32_t right,
                       const int32_t* multiplier, const int32_t* shift, const int32_t* bias,
                       int32_t* y) {
   const int32_t* const end = dots + (n & ~3);
   for (; dots < end; dots += 4, multiplier += 4, shift += 4, bias += kBias ? 4 : 0, y += 4) {
-    EmbeddingOutputs4<kBias, false>(0xffff, dots, row_m, right, multiplier, shift, bias, y);
-  }
-  if ((n & 3) != 0) {
-    EmbeddingOutputs4<kBias, true>(vctp32q(static_cast<uint32_t>(n & 3)), dots, row_m, right,
-                                   multiplier, shift, bias, y);
+    EmbeddingOutputs4<kBias>(dots, row_m, right, multiplier, shift, bias, y);
   }
 }
 
@@ -177,7 +162,11 @@ void RequantizeEmbeddingBlockHelium(int32_t n, const int32_t* dots, int32_t id,
   const int32_t right = 31 - (row_shift[id] + kExtraBits);
   if (right >= 1 && right <= 31) {
     const auto outputs = bias != nullptr ? EmbeddingOutputs<true> : EmbeddingOutputs<false>;
-    return outputs(n, dots, row_multiplier[id], right, multiplier, shift, bias, y);
+    outputs(n, dots, row_multiplier[id], right, multiplier, shift, bias, y);
+    for (int32_t i = n & ~3; i < n; ++i) {  // the last 1-3 by the portable definition
+      y[i] = EmbeddingS32Output(dots[i], id, row_multiplier, row_shift, multiplier, shift, bias, i);
+    }
+    return;
   }
   // Other shifts: the general rescale (a nudge reaching the high word), or the scalar formula.
   const int64_t row_m = row_multiplier[id];
@@ -213,10 +202,7 @@ void NarrowS32S16Helium(int32_t n, const int32_t* x, int32_t shift, int16_t* y) 
   };
   const int32_t full = n & ~3;
   for (int32_t i = 0; i < full; i += 4) vstrhq_s32(y + i, narrow(vldrwq_s32(x + i)));
-  if (full < n) {
-    const mve_pred16_t p = vctp32q(static_cast<uint32_t>(n - full));
-    vstrhq_p_s32(y + full, narrow(vldrwq_z_s32(x + full, p)), p);
-  }
+  if (full < n) ref_narrow_s32_s16(n - full, x + full, shift, y + full);
 }
 
 void RequantizeS16S8Helium(int32_t n, const int16_t* x, int32_t shift, int8_t* y) {
