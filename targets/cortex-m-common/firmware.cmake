@@ -79,6 +79,20 @@ function(edgenmt_add_cortex_m_firmware name)
   endif()
 endfunction()
 
+# A firmware whose model the Cortex-M presets' int8-full-only library (EDGENMT_FLOAT_SCHEMES
+# OFF) must refuse: the hybrid int8 g2p-en-mcu file, which Init refuses by name (exit status 5,
+# nothing crashes). Nothing is added where the float schemes are built.
+#   edgenmt_add_cortex_m_scheme_refusal(NAME LINKER_SCRIPT FILE BOARD_SOURCES ...
+#                                       QEMU_MACHINE M QEMU_CPU C)
+function(edgenmt_add_cortex_m_scheme_refusal name)
+  if(EDGENMT_FLOAT_SCHEMES)
+    return()
+  endif()
+  edgenmt_add_cortex_m_firmware(${name} ${ARGN}
+    MODEL ${PROJECT_SOURCE_DIR}/build/models/g2p-en-mcu.int8.enmt ARENA_BYTES 65536
+    EXPECT_INIT_ERROR "error: init: .*int8 \\(hybrid\\) models are not in this build \\(EDGENMT_FLOAT_SCHEMES=OFF\\)")
+endfunction()
+
 # The kernel tests as a firmware: GoogleTest (Debian's libgtest-dev sources, built for the core
 # without exceptions, RTTI, threads, POSIX regex or stream redirection) and the host's test
 # sources, linked with the same runtime library; run under qemu-system-arm with semihosting.

@@ -36,12 +36,12 @@ Status PrepareTransformerDecoder(void* storage, size_t storage_bytes, const Mode
     return Place<TransformerEncoderDecoder<IntegerTransformerSublayers>>(
         storage, storage_bytes, model, kernels, limits, arena, detail, decoder, observer);
   }
-  EDGENMT_RETURN_IF_ERROR(CheckSchemeBuilt(model.config().scheme, detail));
 #if defined(EDGENMT_WITH_FLOAT_SCHEMES)
   return Place<TransformerEncoderDecoder<TransformerSublayers>>(
       storage, storage_bytes, model, kernels, limits, arena, detail, decoder, observer);
 #else
-  return Status::kUnsupported;  // unreachable: CheckSchemeBuilt refused every float scheme
+  // StepDecoder::Prepare refuses a float scheme before calling here; the same refusal.
+  return CheckSchemeBuilt(model.config().scheme, detail);
 #endif
 }
 

@@ -8,28 +8,16 @@
 
 #include "edgenmt/fixed_point.h"
 #include "kernels/kernels_s8.h"
+#include "kernels/simd/fixed_point_helium.h"
 #include "kernels/simd/simd_helium.h"
 
 namespace edgenmt {
 namespace simd {
 namespace {
 
-using V = int32x4_t;
-
 // MVE has 8 vector registers: the constants below enter as scalar operands (the _n / _r
 // forms, VDUP under a predicate) or as immediates, so GCC has none to keep in vector
-// registers, which it would spill to the stack and reload in the loop. Saturation to int16 is
-// VQMOVNB (into the low half of each lane) and VMOVLB back, with no bounds to hold.
-
-// x saturated to int16, sign-extended in its lane.
-inline V SaturateS16(V x) {
-  return vmovlbq_s16(vqmovnbq_s32(vreinterpretq_s16_s32(x), x));
-}
-
-// fxp::RoundingDivideByPOT, exponent in [1, 31].
-inline V RoundingDivideByPOT(V x, int32_t exponent) {
-  return vrshlq_n_s32(vqaddq_s32(x, vshrq_n_s32(x, 31)), -exponent);  // x - [x < 0], ties up
-}
+// registers, which it would spill to the stack and reload in the loop.
 
 // fxp::TanhTableInterpolated on 4 lanes, a in [0, 2^15].
 inline V TanhTableInterpolated(V a, int frac_bits) {
@@ -70,17 +58,13 @@ inline void LstmCell4(int32_t hidden, int32_t j, const int16_t* gates, int32_t c
   const V f = LogisticS16(vldrhq_s32(gates + hidden + j), kGateIntBits);
   const V g = TanhS16(vldrhq_s32(gates + 2 * hidden + j), kGateIntBits);
   const V o = LogisticS16(vldrhq_s32(gates + 3 * hidden + j), kGateIntBits);
-  const V f_c = RoundingDivideByPOT(vmulq_s32(f, vldrhq_s32(cell + j)), 15);
-  const V i_g = RoundingDivideByPOT(vmulq_s32(i, g), 15 + cell_int_bits);
+  const V f_c = RoundingRightShift(vmulq_s32(f, vldrhq_s32(cell + j)), 15);
+  const V i_g = RoundingRightShift(vmulq_s32(i, g), 15 + cell_int_bits);
   const V c_new = SaturateS16(vaddq_s32(f_c, i_g));
   vstrhq_s32(cell + j, c_new);
   const V o_tanh_c = vmulq_s32(o, TanhS16(c_new, cell_int_bits));
-  // int8: two saturating narrowings leave it in each lane's low byte, which VSTRB.32 stores.
-  const V h32 = RoundingDivideByPOT(o_tanh_c, 23);
-  const int8x16_t h8 = vqmovnbq_s16(vreinterpretq_s8_s32(h32),
-                                    vqmovnbq_s32(vreinterpretq_s16_s32(h32), h32));
-  vstrbq_s32(h + j, vreinterpretq_s32_s8(h8));
-  if (h16 != nullptr) vstrhq_s32(h16 + j, SaturateS16(RoundingDivideByPOT(o_tanh_c, 15)));
+  vstrbq_s32(h + j, SaturateS8LowByte(RoundingRightShift(o_tanh_c, 23)));
+  if (h16 != nullptr) vstrhq_s32(h16 + j, SaturateS16(RoundingRightShift(o_tanh_c, 15)));
 }
 
 }  // namespace

@@ -23,7 +23,24 @@ inline V RoundingDivideByPOT(V x, V minus_exponent) {
   return vrshlq_s32(vqaddq_s32(x, fixup), minus_exponent);
 }
 
+// fxp::RoundingDivideByPOT with one exponent in [1, 31] for every lane, as a scalar operand
+// (no vector register held for it).
+inline V RoundingRightShift(V x, int32_t exponent) {
+  return vrshlq_n_s32(vqaddq_s32(x, vshrq_n_s32(x, 31)), -exponent);  // x - [x < 0], ties up
+}
+
 inline V Clamp(V x, int32_t lo, int32_t hi) { return vminq_s32(vmaxq_s32(x, Set(lo)), Set(hi)); }
+
+// x saturated to int16 by VQMOVNB (into the low half of each lane) and sign-extended back by
+// VMOVLB: no bounds held in vector registers.
+inline V SaturateS16(V x) { return vmovlbq_s16(vqmovnbq_s32(vreinterpretq_s16_s32(x), x)); }
+
+// x saturated to int8 in each lane's low byte (two saturating narrowings), which VSTRB.32
+// stores; the other bytes are not meaningful.
+inline V SaturateS8LowByte(V x) {
+  const int16x8_t x16 = vqmovnbq_s32(vreinterpretq_s16_s32(x), x);
+  return vreinterpretq_s32_s8(vqmovnbq_s16(vreinterpretq_s8_s16(x16), x16));
+}
 
 // fxp::MultiplyByQuantizedMultiplier(x, multiplier, shift), shift in [-31, 30].
 inline V MultiplyByQuantizedMultiplier(V x, V multiplier, V shift) {

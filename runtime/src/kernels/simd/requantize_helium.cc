@@ -19,8 +19,6 @@ namespace simd {
 
 namespace {
 
-// StoreStridedS32Output on the 4 outputs at i, of which the lanes in p are stored (the full
-// vectors pass an all-true p: an unpredicated load or store costs no VPST).
 // A vector of `value` made in the loop, where it is used: MVE's 8 vector registers cannot
 // hold the loop's constants beside its values, and GCC would hoist an ordinary VDUP or VMOV
 // and then spill it to the stack (two instructions per reload, against one here).
@@ -248,12 +246,7 @@ void ContextS16S8Helium(int32_t count, const int16_t* weights, const int16_t* me
     for (int32_t s = 0; s < count; ++s) {
       acc = vmlaq_n_s32(acc, vldrhq_z_s32(memory + s * dim + j, p), weights[s]);
     }
-    // fxp::RoundingDivideByPOT(acc, 23) (ties away from zero), then int8 saturation in two
-    // saturating narrowings, left in each lane's low byte for VSTRB.32.
-    const V rounded = vrshrq_n_s32(vqaddq_s32(acc, vshrq_n_s32(acc, 31)), 23);
-    const int16x8_t h16 = vqmovnbq_s32(vreinterpretq_s16_s32(rounded), rounded);
-    const int8x16_t h8 = vqmovnbq_s16(vreinterpretq_s8_s16(h16), h16);
-    vstrbq_p_s32(context + j, vreinterpretq_s32_s8(h8), p);
+    vstrbq_p_s32(context + j, SaturateS8LowByte(RoundingRightShift(acc, 23)), p);
   }
 }
 

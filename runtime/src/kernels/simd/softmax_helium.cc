@@ -1,8 +1,8 @@
 // Helium (MVE) int8-full softmax and log-softmax (simd_helium.h): ref_softmax_s32_s16 and
 // ref_log_softmax_s32 with the exp terms on 4 lanes. Each function below mirrors the scalar
 // one of edgenmt/fixed_point.h with the same name (VQRDMULH is SaturatingRoundingDoublingHighMul;
-// a rounding shift of x - [x < 0] is RoundingDivideByPOT), so the terms, their 64-bit sum
-// (VADDLVA) and the outputs are bit-exact; the reciprocal and the log of the sum are the
+// RoundingDivideByPOT is fixed_point_helium.h's RoundingRightShift), so the terms, their 64-bit
+// sum (VADDLVA) and the outputs are bit-exact; the reciprocal and the log of the sum are the
 // scalar functions themselves (once per call).
 #if defined(__ARM_FEATURE_MVE)
 #include <arm_mve.h>
@@ -10,20 +10,12 @@
 #include "edgenmt/fixed_point.h"
 #include "kernels/kernels_s8.h"
 #include "kernels/log_softmax_output.h"
+#include "kernels/simd/fixed_point_helium.h"
 #include "kernels/simd/simd_helium.h"
 
 namespace edgenmt {
 namespace simd {
 namespace {
-
-using V = int32x4_t;
-
-inline V Set(int32_t v) { return vdupq_n_s32(v); }
-
-// fxp::RoundingDivideByPOT, exponent in [1, 31].
-inline V RoundingDivideByPOT(V x, int exponent) {
-  return vrshlq_s32(vqaddq_s32(x, vshrq_n_s32(x, 31)), Set(-exponent));
-}
 
 inline V ExpOnIntervalNegativeQuarterTo0Q31(V a) {
   constexpr int32_t kExpMinusOneEighth = 1895147668;
@@ -33,9 +25,9 @@ inline V ExpOnIntervalNegativeQuarterTo0Q31(V a) {
   const V x4 = vqrdmulhq_s32(x2, x2);
   const V x5 = vqrdmulhq_s32(x4, x);
   const V t5 = vaddq_s32(vqrdmulhq_n_s32(x5, 429496730), x4);
-  const V t4 = vaddq_s32(RoundingDivideByPOT(t5, 2), x3);
+  const V t4 = vaddq_s32(RoundingRightShift(t5, 2), x3);
   const V t3 = vaddq_s32(vqrdmulhq_n_s32(t4, 715827883), x2);
-  const V poly = RoundingDivideByPOT(t3, 1);
+  const V poly = RoundingRightShift(t3, 1);
   return vaddq_s32(Set(kExpMinusOneEighth), vqrdmulhq_n_s32(vaddq_s32(x, poly), kExpMinusOneEighth));
 }
 
@@ -108,7 +100,7 @@ void SoftmaxS32S16Helium(int32_t n, const int32_t* x, int32_t input_int_bits, in
   for (int32_t i = 0; i < n; i += 4) {
     const mve_pred16_t p = vctp32q(static_cast<uint32_t>(n - i));
     const V e = Terms(x + i, max_value, input_int_bits, p);
-    const V v = RoundingDivideByPOT(vqrdmulhq_n_s32(e, reciprocal.mantissa), shift);
+    const V v = RoundingRightShift(vqrdmulhq_n_s32(e, reciprocal.mantissa), shift);
     vstrhq_p_s32(y + i, vminq_s32(vmaxq_s32(v, Set(-32768)), Set(32767)), p);
   }
 }
