@@ -18,6 +18,8 @@ static_assert(simd::kDotRows <= kHybridScratchRows, "hybrid scratch holds one gr
 
 // Outputs per call of a dot core; the sums of up to kDotRows rows wait on the stack (512 B).
 constexpr int32_t kOutputBlock = 32;
+// float32 sums of one row waiting to be added into y (512 B).
+constexpr int32_t kF32OutputBlock = 128;
 
 inline int32_t BlockSize(int32_t total, int32_t start, int32_t block) {
   return total - start < block ? total - start : block;
@@ -41,6 +43,21 @@ void DotRowsOneByOne(int32_t rows, int32_t depth, const int8_t* x, int32_t x_str
 inline void HybridOutputBlock(int32_t n, const int32_t* dots, float x_scale, const float* w_scales,
                        const float* bias, bool accumulate, float* y) {
   for (int32_t i = 0; i < n; ++i) StoreHybridOutput(dots[i], x_scale, w_scales, bias, i, accumulate, &y[i]);
+}
+
+// StoreF32Output's arithmetic over a row, a loop per case so that each vectorizes (y never
+// overlaps the sums or the bias): dot + bias, and y + (dot + bias).
+inline void AddF32Bias(int32_t n, const float* __restrict bias, float* __restrict y) {
+  for (int32_t i = 0; i < n; ++i) y[i] = y[i] + bias[i];
+}
+
+inline void AccumulateF32Outputs(int32_t n, const float* __restrict dots,
+                                 const float* __restrict bias, float* __restrict y) {
+  if (bias == nullptr) {
+    for (int32_t i = 0; i < n; ++i) y[i] = y[i] + dots[i];
+  } else {
+    for (int32_t i = 0; i < n; ++i) y[i] = y[i] + (dots[i] + bias[i]);
+  }
 }
 
 [[maybe_unused]]
@@ -67,15 +84,20 @@ inline void RequantizeEmbeddingBlock(int32_t n, const int32_t* dots, int32_t id,
 template <typename L>
 void FullyConnectedF32(int32_t rows, int32_t in_features, int32_t out_features, const float* x,
                        const float* w, const float* bias, float* y, bool accumulate) {
-  float dots[kOutputBlock];
   for (int32_t r = 0; r < rows; ++r) {
     const float* x_row = x + static_cast<int64_t>(r) * in_features;
     float* y_row = y + static_cast<int64_t>(r) * out_features;
-    for (int32_t m0 = 0; m0 < out_features; m0 += kOutputBlock) {
-      const int32_t n = BlockSize(out_features, m0, kOutputBlock);
+    if (!accumulate) {  // the sums go straight to y, then the bias: one call per row
+      L::kDotF32(in_features, x_row, w, in_features, out_features, y_row);
+      if (bias != nullptr) AddF32Bias(out_features, bias, y_row);
+      continue;
+    }
+    float dots[kF32OutputBlock];
+    for (int32_t m0 = 0; m0 < out_features; m0 += kF32OutputBlock) {
+      const int32_t n = BlockSize(out_features, m0, kF32OutputBlock);
       L::kDotF32(in_features, x_row, w + static_cast<int64_t>(m0) * in_features, in_features, n,
                  dots);
-      for (int32_t i = 0; i < n; ++i) StoreF32Output(dots[i], bias, m0 + i, accumulate, &y_row[m0 + i]);
+      AccumulateF32Outputs(n, dots, bias != nullptr ? bias + m0 : nullptr, y_row + m0);
     }
   }
 }
