@@ -45,12 +45,20 @@ void DotS8RowsNeon(int32_t rows, int32_t depth, const int8_t* x, int32_t x_strid
 void HybridOutputBlockNeon(int32_t n, const int32_t* dots, float x_scale, const float* w_scales,
                            const float* bias, bool accumulate, float* y) {
   const float32x4_t xs = vdupq_n_f32(x_scale);
-  int32_t i = 0;
-  for (; i + 4 <= n; i += 4) {
+  const auto output4 = [&](int32_t i) {
     float32x4_t v = vmulq_f32(vcvtq_f32_s32(vld1q_s32(dots + i)), vmulq_f32(xs, vld1q_f32(w_scales + i)));
     if (bias != nullptr) v = vaddq_f32(v, vld1q_f32(bias + i));
     if (accumulate) v = vaddq_f32(vld1q_f32(y + i), v);
     vst1q_f32(y + i, v);
+  };
+  int32_t i = 0;
+  for (; i + 8 <= n; i += 8) {  // 8 a step: paired loads and stores, half the loop overhead
+    output4(i);
+    output4(i + 4);
+  }
+  if (i + 4 <= n) {
+    output4(i);
+    i += 4;
   }
   for (; i < n; ++i) {
     float v = static_cast<float>(dots[i]) * (x_scale * w_scales[i]);
@@ -61,33 +69,31 @@ void HybridOutputBlockNeon(int32_t n, const int32_t* dots, float x_scale, const 
 #endif
 
 float QuantizeRowNeon(int32_t n, const float* x, int8_t* q) {
-  // max |x| ignoring NaN, as the reference (a compare is false on NaN; vmaxq would propagate it).
+  // max |x|. vmaxq propagates a NaN (the reference ignores it): such a row ends with a NaN
+  // maximum and goes to the reference below, as infinite and all-zero rows do.
   float32x4_t vmax = vdupq_n_f32(0.0f);
   int32_t i = 0;
-  for (; i + 4 <= n; i += 4) {
-    const float32x4_t a = vabsq_f32(vld1q_f32(x + i));
-    vmax = vbslq_f32(vcgtq_f32(a, vmax), a, vmax);
-  }
+  for (; i + 4 <= n; i += 4) vmax = vmaxq_f32(vmax, vabsq_f32(vld1q_f32(x + i)));
   float lanes[4];
   vst1q_f32(lanes, vmax);
   float max_abs = 0.0f;
-  for (float lane : lanes) max_abs = lane > max_abs ? lane : max_abs;
+  for (float lane : lanes) max_abs = (lane > max_abs || lane != lane) ? lane : max_abs;
   for (; i < n; ++i) {
     const float a = x[i] >= 0.0f ? x[i] : -x[i];
-    max_abs = a > max_abs ? a : max_abs;
+    max_abs = (a > max_abs || a != a) ? a : max_abs;
   }
   if (!(max_abs >= kQuantizeRowVectorMin && max_abs <= 3.40282347e38f)) {
     return ref_quantize_row_f32_s8(n, x, q);
   }
   const float32x4_t inverse_scale = vdupq_n_f32(127.0f / max_abs);
   const uint32x4_t sign_mask = vdupq_n_u32(0x80000000u);
+  // Every value here is finite (the row's maximum is), so the products are too.
   const auto quantize4 = [&](const float* in) {
     const float32x4_t v = vmulq_f32(vld1q_f32(in), inverse_scale);
-    const uint32x4_t is_number = vceqq_f32(v, v);
     const float32x4_t clamped = vminq_f32(vmaxq_f32(v, vdupq_n_f32(-127.0f)), vdupq_n_f32(127.0f));
     // Ties away from zero: v + copysign(0.5, v), then truncation (the reference's expression).
     const float32x4_t rounded = vaddq_f32(clamped, vbslq_f32(sign_mask, clamped, vdupq_n_f32(0.5f)));
-    return vandq_s32(vcvtq_s32_f32(rounded), vreinterpretq_s32_u32(is_number));
+    return vcvtq_s32_f32(rounded);
   };
   const auto quantize8 = [&](const float* in, int8_t* out) {
     const int16x8_t shorts = vcombine_s16(vmovn_s32(quantize4(in)), vmovn_s32(quantize4(in + 4)));

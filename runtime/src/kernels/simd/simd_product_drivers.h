@@ -18,6 +18,11 @@ static_assert(simd::kDotRows <= kHybridScratchRows, "hybrid scratch holds one gr
 
 // Outputs per call of a dot core; the sums of up to kDotRows rows wait on the stack (512 B).
 constexpr int32_t kOutputBlock = 32;
+// One activation row (greedy steps, the recurrences) takes the whole 512 B: 128 outputs a call,
+// a quarter of the calls and loop set-ups.
+inline int32_t OutputBlockFor(int32_t group) {
+  return group == 1 ? simd::kDotRows * kOutputBlock : kOutputBlock;
+}
 // float32 sums of one row waiting to be added into y (512 B).
 constexpr int32_t kF32OutputBlock = 128;
 
@@ -155,21 +160,21 @@ void FullyConnectedS8Hybrid(int32_t rows, int32_t in_features, int32_t out_featu
       return;
     }
   }
-  int32_t dots[simd::kDotRows][kOutputBlock];
+  int32_t dots[simd::kDotRows * kOutputBlock];
   float x_scales[simd::kDotRows];
   for (int32_t r0 = 0; r0 < rows; r0 += simd::kDotRows) {
     const int32_t group = BlockSize(rows, r0, simd::kDotRows);
+    const int32_t block = OutputBlockFor(group);
     for (int32_t r = 0; r < group; ++r) {
       x_scales[r] = L::kQuantizeRow(in_features, x + static_cast<int64_t>(r0 + r) * in_features,
                                     x_scratch + static_cast<int64_t>(r) * in_features);
     }
-    for (int32_t m0 = 0; m0 < out_features; m0 += kOutputBlock) {
-      const int32_t n = BlockSize(out_features, m0, kOutputBlock);
+    for (int32_t m0 = 0; m0 < out_features; m0 += block) {
+      const int32_t n = BlockSize(out_features, m0, block);
       L::kDotS8Rows(group, in_features, x_scratch, in_features,
-                    w + static_cast<int64_t>(m0) * in_features, in_features, n, &dots[0][0],
-                    kOutputBlock);
+                    w + static_cast<int64_t>(m0) * in_features, in_features, n, dots, block);
       for (int32_t r = 0; r < group; ++r) {
-        L::kHybridOutputBlock(n, dots[r], x_scales[r], w_scales + m0,
+        L::kHybridOutputBlock(n, dots + r * block, x_scales[r], w_scales + m0,
                               bias != nullptr ? bias + m0 : nullptr, accumulate,
                               y + static_cast<int64_t>(r0 + r) * out_features + m0);
       }
@@ -198,16 +203,16 @@ void FullyConnectedS8S32(int32_t rows, int32_t in_features, int32_t out_features
       return;
     }
   }
-  int32_t dots[simd::kDotRows][kOutputBlock];
+  int32_t dots[simd::kDotRows * kOutputBlock];
   for (int32_t r0 = 0; r0 < rows; r0 += simd::kDotRows) {
     const int32_t group = BlockSize(rows, r0, simd::kDotRows);
-    for (int32_t m0 = 0; m0 < out_features; m0 += kOutputBlock) {
-      const int32_t n = BlockSize(out_features, m0, kOutputBlock);
+    const int32_t block = OutputBlockFor(group);
+    for (int32_t m0 = 0; m0 < out_features; m0 += block) {
+      const int32_t n = BlockSize(out_features, m0, block);
       L::kDotS8Rows(group, in_features, x + static_cast<int64_t>(r0) * x_stride, x_stride,
-                    w + static_cast<int64_t>(m0) * w_stride, w_stride, n, &dots[0][0],
-                    kOutputBlock);
+                    w + static_cast<int64_t>(m0) * w_stride, w_stride, n, dots, block);
       for (int32_t r = 0; r < group; ++r) {
-        L::kRequantizeColumnBlock(n, dots[r], multiplier + m0, shift + m0, shift_offset,
+        L::kRequantizeColumnBlock(n, dots + r * block, multiplier + m0, shift + m0, shift_offset,
                                   bias != nullptr ? bias + m0 : nullptr, accumulate,
                                   y + static_cast<int64_t>(r0 + r) * out_features + m0);
       }
@@ -221,13 +226,15 @@ void EmbeddingFullyConnectedS8S32(int32_t rows, const int32_t* ids, const int8_t
                                   int32_t dim, int32_t out_features, const int8_t* w,
                                   int32_t w_stride, const int32_t* multiplier,
                                   const int32_t* shift, const int32_t* bias, int32_t* y) {
-  int32_t dots[kOutputBlock];
+  // 32 outputs a call here (128 B): this frame adds to the boards' measured stack peak.
+  constexpr int32_t block = kOutputBlock;
+  int32_t dots[block];
   for (int32_t r = 0; r < rows; ++r) {
     const int32_t id = ids[r];
     const int8_t* x_row = table + static_cast<int64_t>(id) * dim;
     int32_t* y_row = y + static_cast<int64_t>(r) * out_features;
-    for (int32_t m0 = 0; m0 < out_features; m0 += kOutputBlock) {
-      const int32_t n = BlockSize(out_features, m0, kOutputBlock);
+    for (int32_t m0 = 0; m0 < out_features; m0 += block) {
+      const int32_t n = BlockSize(out_features, m0, block);
       L::kDotS8(dim, x_row, w + static_cast<int64_t>(m0) * w_stride, w_stride, n, dots);
       L::kRequantizeEmbeddingBlock(n, dots, id, row_multiplier, row_shift, multiplier + m0,
                                    shift + m0, bias != nullptr ? bias + m0 : nullptr, y_row + m0);
