@@ -38,7 +38,10 @@ CASES = [
 ]
 for core in ("cortex-a55", "cortex-a76"):
     CASES += [
-        (core, A64, "+dotprod", "aarch64", "edgenmt::simd::DotS8NeonDotprod", {"sdot": 16},
+        # The row-group loop in assembly (one activation row: greedy steps, the recurrences),
+        # beside DotS8NeonRows' loop for other shapes in DotS8NeonDotprod.
+        (core, A64, "+dotprod", "aarch64", "edgenmt::simd::(anonymous namespace)::DotS8EightRowGroups",
+         {"sdot": 16},
          "sdot v{i}.4s, v16.16b, v17.16b"),
         (core, A64, "", "aarch64", "edgenmt::simd::DotS8Neon", DOT_NEON,
          "smull v{i}.8h, v16.8b, v17.8b"),

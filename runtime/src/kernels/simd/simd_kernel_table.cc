@@ -202,8 +202,8 @@ struct Helium : ReferenceForTheRest {
 #endif
 
 #if defined(__ARM_FEATURE_DSP) && !defined(__ARM_FEATURE_MVE) && !defined(__ARM_NEON) && !defined(__aarch64__)
-// Cortex-M4 / M7 / M33: the products on SMLAD, their requantization on SMULL / QADD; the rest
-// portable.
+// Cortex-M4 / M7 / M33: the products and the Transformer's attention on SMLAD, the products'
+// requantization on SMULL / QADD; the rest portable.
 struct Dsp : ReferenceForTheRest {
   static constexpr simd::DotF32Fn kDotF32 = simd::DotF32Dsp;
   static constexpr simd::DotS8Fn kDotS8 = simd::DotS8Dsp;
@@ -217,6 +217,8 @@ struct Dsp : ReferenceForTheRest {
   EDGENMT_PROVIDE_REFERENCE_KERNEL(tanh_f32);
   EDGENMT_PROVIDE_REFERENCE_KERNEL(lstm_cell_s16);
   EDGENMT_PROVIDE_REFERENCE_KERNEL(tanh_s16);
+  EDGENMT_PROVIDE_KERNEL(attention_scores_s8, simd::AttentionScoresS8Dsp);
+  EDGENMT_PROVIDE_KERNEL(attention_context_s8, simd::AttentionContextS8Dsp);
 };
 #endif
 

@@ -1,5 +1,5 @@
 // The int8-full Transformer's kernels in the SIMD backend (AVX2, which the AVX-512 level
-// inherits, NEON and Helium): bit-exact with their ref_<name> (kernels/kernels_s8.h) for all
+// inherits, NEON and Helium; the DSP level's attention): bit-exact with their ref_<name> (kernels/kernels_s8.h) for all
 // seven operations: the sums are exact integers, the rounding is the scalar one per lane, each
 // score's requantization is fxp::MultiplyByQuantizedMultiplier itself, and tails use the
 // reference's elements (kernels/transformer_s8_elements.h). A layer-norm row whose range
@@ -82,6 +82,15 @@ void AttentionScoresS8Helium(int32_t n, const int8_t* query, const int8_t* const
 EDGENMT_TRANSFORMER_KERNEL
 void AttentionContextS8Helium(int32_t n, const int16_t* weights, const int8_t* const* rows,
                               int32_t offset, int32_t dim, int8_t* out);
+#endif
+#if defined(__ARM_FEATURE_DSP) && !defined(__ARM_FEATURE_MVE) && !defined(__ARM_NEON) && !defined(__aarch64__)
+EDGENMT_TRANSFORMER_KERNEL
+void AttentionScoresS8Dsp(int32_t n, const int8_t* query, const int8_t* const* rows,
+                          int32_t offset, int32_t dim, int32_t multiplier, int32_t shift,
+                          int32_t* scores);
+EDGENMT_TRANSFORMER_KERNEL
+void AttentionContextS8Dsp(int32_t n, const int16_t* weights, const int8_t* const* rows,
+                           int32_t offset, int32_t dim, int8_t* out);
 #endif
 
 }  // namespace simd
