@@ -73,7 +73,14 @@ inline float32x4_t Tanh4(float32x4_t x) {
 template <float32x4_t (*F)(float32x4_t)>
 void Apply(int32_t n, const float* x, float* y) {
   int32_t i = 0;
-  for (; i + 4 <= n; i += 4) vst1q_f32(y + i, F(vld1q_f32(x + i)));
+  for (; i + 8 <= n; i += 8) {  // 8 a step: half the loop's own instructions
+    vst1q_f32(y + i, F(vld1q_f32(x + i)));
+    vst1q_f32(y + i + 4, F(vld1q_f32(x + i + 4)));
+  }
+  if (i + 4 <= n) {
+    vst1q_f32(y + i, F(vld1q_f32(x + i)));
+    i += 4;
+  }
   if (i < n) {
     float block[4] = {0.0f, 0.0f, 0.0f, 0.0f};
     for (int32_t j = 0; j < n - i; ++j) block[j] = x[i + j];
