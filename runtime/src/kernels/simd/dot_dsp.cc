@@ -4,32 +4,13 @@
 // each extended word of x. Exact for every int8 value (depth <= fxp::kMaxS8DotLength).
 #if defined(__ARM_FEATURE_DSP) && !defined(__ARM_FEATURE_MVE) && !defined(__ARM_NEON) && !defined(__aarch64__)
 #include <arm_acle.h>
-#include <string.h>
 
+#include "kernels/simd/dsp_words.h"
 #include "kernels/simd/simd_dsp.h"
 
 namespace edgenmt {
 namespace simd {
 namespace {
-
-inline uint32_t LoadWord(const int8_t* p) {  // unaligned: LDR allows it on these cores
-  uint32_t v;
-  memcpy(&v, p, sizeof(v));
-  return v;
-}
-
-// Bytes 1 and 3 sign-extended (SXTB16 with its rotation, one instruction).
-inline uint32_t ExtendOdd(uint32_t v) {
-  uint32_t r;
-  __asm__("sxtb16 %0, %1, ror #8" : "=r"(r) : "r"(v));
-  return r;
-}
-
-// a += x . w over one word: bytes 0 and 2, then 1 and 3.
-inline int32_t Smlad4(uint32_t x_even, uint32_t x_odd, uint32_t w, int32_t a) {
-  a = __smlad(x_even, __sxtb16(w), a);
-  return __smlad(x_odd, ExtendOdd(w), a);
-}
 
 // acc[0..3] = x . rows 0..3 of w (w_stride apart). The loop over whole words is written in
 // assembly: GCC's own (from the same intrinsics) spills the stride and the bound to the stack,

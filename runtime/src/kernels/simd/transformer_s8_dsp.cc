@@ -8,27 +8,15 @@
 // operations stay portable (simd_dsp.h).
 #if defined(__ARM_FEATURE_DSP) && !defined(__ARM_FEATURE_MVE) && !defined(__ARM_NEON) && !defined(__aarch64__)
 #include <arm_acle.h>
-#include <string.h>
 
 #include "edgenmt/fixed_point.h"
+#include "kernels/simd/dsp_words.h"
 #include "kernels/simd/simd_transformer_s8.h"
 #include "kernels/transformer_s8_elements.h"
 
 namespace edgenmt {
 namespace simd {
 namespace {
-
-inline uint32_t LoadWord(const int8_t* p) {  // unaligned: LDR allows it on these cores
-  uint32_t v;
-  memcpy(&v, p, sizeof(v));
-  return v;
-}
-
-inline uint32_t ExtendOdd(uint32_t v) {  // bytes 1 and 3, sign-extended
-  uint32_t r;
-  __asm__("sxtb16 %0, %1, ror #8" : "=r"(r) : "r"(v));
-  return r;
-}
 
 template <int kRows>
 void ScoreRows(const int8_t* query, const int8_t* const* keys, int32_t dim, int32_t multiplier,
@@ -39,8 +27,7 @@ void ScoreRows(const int8_t* query, const int8_t* const* keys, int32_t dim, int3
     const uint32_t q = LoadWord(query + i);
     const uint32_t q_even = __sxtb16(q), q_odd = ExtendOdd(q);
     for (int r = 0; r < kRows; ++r) {
-      const uint32_t k = LoadWord(keys[r] + i);
-      sums[r] = __smlad(q_odd, ExtendOdd(k), __smlad(q_even, __sxtb16(k), sums[r]));
+      sums[r] = Smlad4(q_even, q_odd, LoadWord(keys[r] + i), sums[r]);
     }
   }
   for (; i < dim; ++i) {
