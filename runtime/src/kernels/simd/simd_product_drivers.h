@@ -50,20 +50,27 @@ inline void HybridOutputBlock(int32_t n, const int32_t* dots, float x_scale, con
   for (int32_t i = 0; i < n; ++i) StoreHybridOutput(dots[i], x_scale, w_scales, bias, i, accumulate, &y[i]);
 }
 
+// Unrolled on aarch64 only (fewer loop instructions per word); the boards keep the code small.
+#if defined(__aarch64__)
+#define EDGENMT_UNROLL_ON_A64 _Pragma("GCC unroll 8")
+#else
+#define EDGENMT_UNROLL_ON_A64
+#endif
+
 // StoreF32Output's arithmetic over a row, a loop per case so that each vectorizes (y never
 // overlaps the sums or the bias): dot + bias, and y + (dot + bias).
 inline void AddF32Bias(int32_t n, const float* __restrict bias, float* __restrict y) {
-#pragma GCC unroll 8
+EDGENMT_UNROLL_ON_A64
   for (int32_t i = 0; i < n; ++i) y[i] = y[i] + bias[i];
 }
 
 inline void AccumulateF32Outputs(int32_t n, const float* __restrict dots,
                                  const float* __restrict bias, float* __restrict y) {
   if (bias == nullptr) {
-#pragma GCC unroll 8
+EDGENMT_UNROLL_ON_A64
     for (int32_t i = 0; i < n; ++i) y[i] = y[i] + dots[i];
   } else {
-#pragma GCC unroll 8
+EDGENMT_UNROLL_ON_A64
     for (int32_t i = 0; i < n; ++i) y[i] = y[i] + (dots[i] + bias[i]);
   }
 }
