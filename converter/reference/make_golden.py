@@ -29,7 +29,7 @@ from g2p_metrics import read_tsv  # noqa: E402
 from model import BOS, EOS, ModelConfig, Seq2Seq  # noqa: E402
 from transformer import Transformer, TransformerConfig  # noqa: E402
 from search import DecodeOptions, decode  # noqa: E402
-from train import load_pairs  # noqa: E402
+from train_step import load_pairs  # noqa: E402
 
 N_WORDS = 200
 N_FULL = 20          # words with full log-prob vectors and attention weights

@@ -4,9 +4,8 @@
 Reproduce (from the repository root; the shipped run took 68 min on the 2-core dev machine):
     /usr/bin/python3 converter/reference/train.py --out models/g2p-en
 
-Shipped config (Luong 2015's best: bidirectional LSTM encoder, local-p attention with the
-general score, input feeding): see SHIPPED_CONFIG below (~1.94 M parameters: 160 per encoder
-direction; window D = 3, dropout 0.1).
+Shipped config: recipes.py's SHIPPED_CONFIG. ``--recipe NAME`` starts from a named recipe's
+flags and config (recipes.py), e.g. ``--recipe g2p-en-transformer`` for the Transformer.
 
 Recipe: fixed seed; Adam, token-level NLL, gradient norm clipped at 5; batches of 256 lines
 bucketed by length (lines shuffled, stably sorted by source then target length, cut into
@@ -20,23 +19,10 @@ never recovered; rollbacks are logged). ``--schedule plateau`` is the earlier re
 lr when dev WER does not improve by PLATEAU_MIN_GAIN (0.5) points, stop after PATIENCE (3)
 such validations. At the end the best model is written with config.json, model.safetensors,
 vocabs, metrics.json (dev and test, greedy and beam 5; the numbers evaluate.py prints) and
-train_log.json.
+train_log.json (train_final.py).
 
-``--average-last K`` (off by default) adds checkpoint averaging: the weights at the last K
-validations are kept, and at the end the averages of the last 2..K are decoded on dev; the best
-single model or an average, whichever has the lower dev WER, is written (logged as "averaging").
-Measured on a 40-epoch run of the enc_hidden 128 config (K = 8): the averages scored 25.40-25.52 dev
-WER against the best single epoch's 25.40, so no gain; the cosine has already annealed the
-weights to one point by then.
-
-Speed: data parallel over ``--workers`` (2) processes of one torch thread each. Every worker
-runs forward and backward on its half of each batch; the loss is normalised by the whole
-batch's target tokens and the gradients are summed (gloo all-reduce), so every worker applies
-the update one process would on the whole batch, and the weights stay identical. One thread per
-process matters: on these small matrices OpenBLAS's second thread costs more in
-synchronisation than it gains (batch 64: 0.305 s with 2 threads, 0.163 s with 1). In the
-shipped run a batch of 256 took 0.25-0.33 s (about 128 s per epoch, validation 2 s); the
-128-wide encoder took 0.18-0.28 s on the same VM, whose speed varies by 30 %.
+``--average-last K`` (off by default): checkpoint averaging at the end (train_final.py). Speed:
+data parallel over ``--workers`` (2) processes of one torch thread each (train_step.py).
 
 ``--deadline-min M`` bounds the time: with the cosine schedule, every validation times the
 remaining updates by the slowest of the last three rounds, and if they would end past M
@@ -44,11 +30,7 @@ minutes the cosine is shortened so the lr still reaches 0 at the deadline (logge
 deadline_reschedules in train_log.json). Without a deadline, or when it never acts, the run is
 deterministic (epoch 1 of a rerun gave the shipped run's dev WER to the last digit); when it
 acts, the number of updates depends on the machine's speed, which varies by 30 % on this VM.
-The final evaluation (beam 5 split between the workers, word by word, so the result is the
-same as one process's) takes about 1.5 min.
-
-The workers exit when the launching process dies (killing it stops the whole run; without
-this they went on training as orphans).
+The final evaluation takes about 1.5 min.
 """
 import argparse
 import copy
@@ -66,24 +48,17 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import torch  # noqa: E402
 import torch.distributed as dist  # noqa: E402
 import torch.multiprocessing as mp  # noqa: E402
-import torch.nn.functional as F  # noqa: E402
 from tqdm import tqdm  # noqa: E402
 
-from checkpoint import Vocab, build_model, config_from_dict, save_checkpoint, tokenize_source  # noqa: E402
-from evaluate import decode_words, evaluate  # noqa: E402
-from g2p_metrics import read_tsv, score  # noqa: E402
-from model import BOS, EOS, PAD, count_parameters  # noqa: E402
+from checkpoint import Vocab, build_model, config_from_dict, save_checkpoint  # noqa: E402
+from evaluate import evaluate  # noqa: E402
+from g2p_metrics import read_tsv  # noqa: E402
+from model import count_parameters  # noqa: E402
+from recipes import SHIPPED_CONFIG, TRANSFORMER_CONFIG, apply_recipe  # noqa: E402
 from search import DecodeOptions  # noqa: E402
+from train_final import RunEnd, final_evaluation, keep_weights  # noqa: E402
+from train_step import collate, load_pairs, make_batches, to_device, train_step  # noqa: E402
 
-SHIPPED_CONFIG = dict(cell="lstm", src_embed=64, tgt_embed=64, enc_hidden=160, enc_layers=2,
-                      bidirectional=True, reverse_source=False, dec_hidden=256, dec_layers=1,
-                      bridge=True, input_feeding=True, attention="local_p", score="general",
-                      attn_hidden=128, window=3, max_src_len=32, tokenizer="char", dropout=0.1)
-# models/g2p-en-transformer (--model transformer): pre-norm, 3 + 3 layers of width 128.
-TRANSFORMER_CONFIG = dict(model_type="transformer", d_model=128, heads=4, ffn=512, enc_layers=3,
-                          dec_layers=3, activation="relu", norm="pre", positions="sinusoidal",
-                          tie_output=True, max_src_len=32, max_tgt_len=64, tokenizer="char",
-                          dropout=0.1)
 DEFAULT_EPOCHS = 30
 PATIENCE = 3
 PLATEAU_MIN_GAIN = 0.5   # dev WER points: a smaller gain over the best counts as a plateau
@@ -93,89 +68,11 @@ EVAL_MAX_LEN = 64
 AVERAGE_LAST = 0         # validations the end-of-run weight averaging may combine; 0: off
 
 
-def load_pairs(path, tokenizer):
-    pairs = []
-    with open(path, encoding="utf-8") as f:
-        for line in f:
-            line = line.rstrip("\n")
-            if line:
-                word, pron = line.split("\t")
-                pairs.append((tokenize_source(word, tokenizer), pron.split()))
-    return pairs
-
-
-def make_batches(examples, batch_size, rng):
-    idx = list(range(len(examples)))
-    rng.shuffle(idx)
-    idx.sort(key=lambda i: (len(examples[i][0]), len(examples[i][1])))
-    batches = [idx[i:i + batch_size] for i in range(0, len(idx), batch_size)]
-    rng.shuffle(batches)
-    return batches
-
-
-def collate(examples, batch):
-    B = len(batch)
-    S = max(len(examples[i][0]) for i in batch)
-    T = max(len(examples[i][1]) for i in batch) + 1
-    src = torch.full((B, S), PAD, dtype=torch.long)
-    tgt_in = torch.full((B, T), PAD, dtype=torch.long)
-    tgt_out = torch.full((B, T), PAD, dtype=torch.long)
-    for r, i in enumerate(batch):
-        s, y = examples[i]
-        src[r, :len(s)] = torch.tensor(s)
-        tgt_in[r, :len(y) + 1] = torch.tensor([BOS] + y)
-        tgt_out[r, :len(y) + 1] = torch.tensor(y + [EOS])
-    lengths = torch.tensor([len(examples[i][0]) for i in batch], dtype=torch.long)
-    return src, lengths, tgt_in, tgt_out
-
-
-def train_step(model, opt, batch_tensors, clip, world=1, label_smoothing=0.0):
-    """One update on this worker's share of a batch. With world > 1 the loss is normalised by
-    the batch's total target tokens (all workers) and the gradients are summed over workers,
-    so every worker applies the same update as one process on the whole batch would."""
-    src, lengths, tgt_in, tgt_out = batch_tensors
-    logprobs, _ = model(src, lengths, tgt_in)
-    # cross_entropy re-normalises its input, a no-op on log-probabilities; it adds smoothing.
-    loss = F.cross_entropy(logprobs.reshape(-1, logprobs.size(-1)), tgt_out.reshape(-1),
-                           ignore_index=PAD, reduction="sum", label_smoothing=label_smoothing)
-    ntok = int((tgt_out != PAD).sum())
-    total_tok = ntok
-    if world > 1:
-        t = torch.tensor([float(ntok)])
-        dist.all_reduce(t)
-        total_tok = int(t.item())
-    opt.zero_grad()
-    (loss / total_tok).backward()
-    if world > 1:
-        grads = [p.grad if p.grad is not None else torch.zeros_like(p) for p in model.parameters()]
-        flat = torch.cat([g.reshape(-1) for g in grads])
-        dist.all_reduce(flat)
-        off = 0
-        for p in model.parameters():
-            n = p.numel()
-            p.grad = flat[off:off + n].view_as(p).clone()
-            off += n
-    torch.nn.utils.clip_grad_norm_(model.parameters(), clip)
-    opt.step()
-    return float(loss), ntok
-
-
-def average_state_dicts(states):
-    """The element-wise mean of state dicts with the same keys (summed in float64)."""
-    return {name: (sum(s[name].double() for s in states) / len(states)).to(t.dtype)
-            for name, t in states[0].items()}
-
-
-def to_device(tensors, device):
-    return tuple(t.to(device) for t in tensors)
-
-
-def rounded(r):
-    return {"words": r["words"], "wer": round(r["wer"], 2), "per": round(r["per"], 2)}
-
-
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--recipe", default="",
+                    help="start from a named recipe's flags and config (recipes.py: g2p-en, "
+                         "g2p-en-transformer); flags given here win")
     ap.add_argument("--data", default="data/g2p")
     ap.add_argument("--out", default="models/g2p-en")
     ap.add_argument("--epochs", type=int, default=DEFAULT_EPOCHS)
@@ -197,7 +94,8 @@ def main():
     ap.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
                     help="override a config key (JSON value), e.g. --set dec_hidden=320")
     ap.add_argument("--device", default="cpu",
-                    help="torch device; cuda trains in one process (--workers 1)")
+                    help="torch device; cuda trains in one process (--workers 1); auto: cuda "
+                         "when torch sees one (then one worker), else the cpu")
     ap.add_argument("--workers", type=int, default=2,
                     help="data-parallel worker processes (each takes 1/N of every batch; "
                          "gradients are summed, so the update is the same as one process's)")
@@ -224,9 +122,17 @@ def main():
                          "end later, the cosine is shortened to end in time; plateau: stop at the "
                          "validation after which the next round would end later. Logged in "
                          "train_log.json")
+    known, _ = ap.parse_known_args()
+    overrides = apply_recipe(ap, known.recipe) if known.recipe else {}
     args = ap.parse_args()
-    overrides = {}
+    if args.device == "auto":
+        args.device = "cuda" if torch.cuda.is_available() else "cpu"
+        if args.device == "cuda":
+            args.workers = 1
     base = TRANSFORMER_CONFIG if args.model == "transformer" else SHIPPED_CONFIG
+    for key in overrides:
+        if key not in base:
+            raise SystemExit(f"--recipe {args.recipe}: unknown config key {key}")
     for kv in args.set:
         key, _, value = kv.partition("=")
         if key not in base:
@@ -250,7 +156,8 @@ def main():
 
 
 def exit_with_parent(parent_pid):
-    """Ends this worker once the process that spawned it is gone (killed or crashed)."""
+    """Ends this worker once the process that spawned it is gone (killed or crashed): killing
+    the launcher stops the whole run (without this the workers went on training as orphans)."""
     def watch():
         while os.getppid() == parent_pid:
             time.sleep(2)
@@ -334,7 +241,7 @@ def train_worker(rank, args):
         return
 
     os.makedirs(args.out, exist_ok=True)
-    log = {"config": cfg.to_dict(), "params": n_params, "seed": args.seed, "lr": args.lr,
+    log = {"recipe": args.recipe, "config": cfg.to_dict(), "params": n_params, "seed": args.seed, "lr": args.lr,
            "batch_size": args.batch_size, "workers": world, "threads_per_worker": args.threads,
            "clip": args.clip, "max_epochs": args.epochs, "eval_every": args.eval_every,
            "schedule": args.schedule, "label_smoothing": args.label_smoothing,
@@ -484,81 +391,13 @@ def train_worker(rank, args):
             break
     bar.close()
 
-    # ---- the best model, then the final evaluation (metrics.json)
-    model.load_state_dict(best_state)
-    chosen = None
-    if lead:
-        chosen = {"update": best_entry["update"], "epoch": best_entry["epoch"], "dev_wer": best_wer}
-    if lead and len(recent_states) > 1:
-        # Weight averaging of the last validations (checkpoint averaging): late in the cosine
-        # the weights wander around one basin, and their mean often decodes better than any
-        # single point. Dev WER decides between the best single model and each average.
-        chosen_state, trials = best_state, []
-        for k in range(2, len(recent_states) + 1):
-            avg = average_state_dicts(recent_states[-k:])
-            model.load_state_dict(avg)
-            dev = evaluate(model, src_vocab, tgt_vocab, dev_refs, greedy_opts)
-            trial = {"last": k, "from_update": log["evals"][-k]["update"],
-                     "dev_wer": dev["wer"], "dev_per": dev["per"]}
-            trials.append(trial)
-            print(f"average of the last {k} validations: dev WER={dev['wer']:.2f} "
-                  f"PER={dev['per']:.2f}", flush=True)
-            if dev["wer"] < chosen["dev_wer"]:
-                chosen = {"average_last": k, "from_update": trial["from_update"], "update": update,
-                          "epoch": log["evals"][-1]["epoch"], "dev_wer": dev["wer"]}
-                chosen_state = avg
-        log["averaging"] = trials
-        model.load_state_dict(chosen_state)
-    if world > 1 and args.average_last > 1:
-        # Only the lead tried the averages: give every worker the chosen weights. (Without
-        # averaging every worker already holds the best state; see best_state above.)
-        for t in model.state_dict().values():
-            dist.broadcast(t, 0)
-    if lead:
-        save_checkpoint(model, src_vocab, tgt_vocab, args.out,
-                        {"update": str(chosen["update"]), "dev_wer": f"{chosen['dev_wer']:.2f}",
-                         **({"average_last": str(chosen["average_last"])}
-                            if "average_last" in chosen else {})})
-        log["best"] = chosen
-        log["train_wall_s"] = round(time.time() - t_start, 1)
-        with open(os.path.join(args.out, "train_log.json"), "w") as f:
-            json.dump(log, f, indent=2)
-    if args.skip_final_eval:
-        return
-    model.to("cpu")   # the final evaluation decodes on the CPU, as evaluate.py does
-    model.eval()
-    metrics = {"decode": {"greedy": vars(greedy_opts), "beam5": vars(beam_opts)}}
-    for split, refs in (("dev", dev_refs), ("test", test_refs)):
-        words = list(refs)
-        # Beam search decodes each word on its own, so the workers split the words between
-        # them and the result is the same as one process's. Greedy decodes in batches, whose
-        # composition could change float rounding, so the lead decodes the whole list, as
-        # evaluate.py does.
-        share = decode_words(model, src_vocab, tgt_vocab, words[rank::world], beam_opts,
-                             progress=lead)
-        if world > 1:
-            shares = [None] * world
-            dist.all_gather_object(shares, share)
-            for s in shares:
-                share.update(s)
-        if not lead:
-            continue
-        results = {"greedy": evaluate(model, src_vocab, tgt_vocab, refs, greedy_opts),
-                   "beam5": score({w: share[w] for w in words}, refs)}
-        for name in ("greedy", "beam5"):
-            r = rounded(results[name])
-            metrics.setdefault(split, {})[name] = r
-            print(f"{split} {name}: words={r['words']} WER={r['wer']:.2f} PER={r['per']:.2f}",
-                  flush=True)
-    if not lead:
-        return
-    with open(os.path.join(args.out, "metrics.json"), "w") as f:
-        json.dump(metrics, f, indent=2)
-        f.write("\n")
-    log["total_wall_s"] = round(time.time() - t_start, 1)
-    with open(os.path.join(args.out, "train_log.json"), "w") as f:
-        json.dump(log, f, indent=2)
-    print(f"done in {log['total_wall_s']:.0f} s", flush=True)
+    # ---- the weights to keep, then the final evaluation (metrics.json)
+    run = RunEnd(model=model, src_vocab=src_vocab, tgt_vocab=tgt_vocab, dev_refs=dev_refs,
+                 test_refs=test_refs, greedy_opts=greedy_opts, beam_opts=beam_opts, log=log,
+                 out=args.out, rank=rank, world=world, t_start=t_start)
+    keep_weights(run, best_state, best_entry, best_wer, recent_states, update, args.average_last)
+    if not args.skip_final_eval:
+        final_evaluation(run)
 
 
 if __name__ == "__main__":

@@ -17,7 +17,8 @@ from checkpoint import load_checkpoint  # noqa: E402
 from evaluate import evaluate  # noqa: E402
 from g2p_metrics import read_tsv  # noqa: E402
 from search import DecodeOptions  # noqa: E402
-from train import EVAL_MAX_LEN, average_state_dicts  # noqa: E402
+from train import EVAL_MAX_LEN  # noqa: E402
+from train_final import average_state_dicts  # noqa: E402
 
 TRAIN = os.path.join(REPO_ROOT, "converter", "reference", "train.py")
 DATA = os.path.join(REPO_ROOT, "data", "g2p")

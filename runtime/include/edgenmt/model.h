@@ -217,6 +217,10 @@ class Model {
   // Records the concatenated parts (C strings, integers) as error_detail(); defined in model.cc.
   template <typename... Parts>
   Status Fail(Status status, const Parts&... parts);
+  // Load's two stages, in separate frames: the verifier's and the config's locals are gone
+  // before the expected-tensor walk (Load's deepest call chain) starts.
+  Status VerifyAndRead(const void* data, size_t size);
+  Status CheckTensorSet();
 
   const void* buffer_ = nullptr;
   size_t buffer_size_ = 0;

@@ -167,6 +167,20 @@ Status Model::FindRequantization(const char* name, uint32_t input_scale_bits,
 
 namespace {
 
+// "tensor <name>: shape [..], the config needs [..]". Out of line: its text buffers stay off the
+// stack of the visitor that calls it for every tensor.
+__attribute__((noinline)) Status ShapeMismatch(char* detail, size_t detail_size,
+                                               const ExpectedTensor& want, const TensorView& have) {
+  // "[d0, d1, d2, d3]" with dims <= kMaxModelDim.
+  char have_text[56], want_text[56];
+  ErrorDetail have_shape(have_text, sizeof have_text);
+  ErrorDetail want_shape(want_text, sizeof want_text);
+  FormatShape(have.shape, have.rank, &have_shape);
+  FormatShape(want.shape, want.rank, &want_shape);
+  return WriteDetail(detail, detail_size, Status::kModelTensorInvalid, "tensor ", want.name, ": shape ",
+                     have_shape.c_str(), ", the config needs ", want_shape.c_str());
+}
+
 struct ExpectedCheck {
   const Model* model;
   Status status;
@@ -190,6 +204,11 @@ Status Model::Load(const void* data, size_t size) {
   tgt_vocab_ = VocabularyView{};
   error_detail_[0] = '\0';
 
+  EDGENMT_RETURN_IF_ERROR(VerifyAndRead(data, size));
+  return CheckTensorSet();
+}
+
+__attribute__((noinline)) Status Model::VerifyAndRead(const void* data, size_t size) {
   if (data == nullptr) return Fail(Status::kInvalidArgument, "model buffer is null");
   if (size == 0) return Fail(Status::kInvalidArgument, "model buffer is empty");
   if (reinterpret_cast<uintptr_t>(data) % kModelBufferAlignment != 0)
@@ -271,7 +290,14 @@ Status Model::Load(const void* data, size_t size) {
   src_vocab_ = src;
   tgt_vocab_ = tgt;
   loaded_ = true;
+  return Status::kOk;
+}
 
+// The set of tensors the config needs, against the file's (a loaded view, so FindTensor works;
+// a failure resets loaded_).
+__attribute__((noinline)) Status Model::CheckTensorSet() {
+  const fb::Model* root = Root(root_);
+  const ModelConfig& config = config_;
   ExpectedCheck expected{this, Status::kOk, error_detail_, sizeof(error_detail_), 0};
   ExpectedTensors(
       config,
@@ -287,16 +313,7 @@ Status Model::Load(const void* data, size_t size) {
         bool same = have.rank == want.rank;
         for (int32_t i = 0; same && i < want.rank; ++i) same = have.shape[i] == want.shape[i];
         if (!same) {
-          // "[d0, d1, d2, d3]" with dims <= kMaxModelDim: small buffers (this runs in Load's
-          // deepest frame).
-          char have_text[56], want_text[56];
-          ErrorDetail have_shape(have_text, sizeof have_text);
-          ErrorDetail want_shape(want_text, sizeof want_text);
-          FormatShape(have.shape, have.rank, &have_shape);
-          FormatShape(want.shape, want.rank, &want_shape);
-          e->status = WriteDetail(e->detail, e->detail_size, Status::kModelTensorInvalid, "tensor ",
-                                  want.name, ": shape ", have_shape.c_str(), ", the config needs ",
-                                  want_shape.c_str());
+          e->status = ShapeMismatch(e->detail, e->detail_size, want, have);
           return false;
         }
         return true;

@@ -13,21 +13,24 @@ Status Invalid(char* detail, size_t detail_size, const Parts&... parts) {
   return text.Fail(Status::kModelConfigInvalid, parts...);
 }
 
-bool InRange(int32_t value, int32_t lo, int32_t hi) { return value >= lo && value <= hi; }
+// One size bound. Out of line, with the value passed in rather than a table of them on the
+// stack: Translator::Init reaches ValidateModelConfig through ExpectedActivations, at the
+// bottom of its deepest call chain, and a microcontroller's stack budget is 1 KiB.
+__attribute__((noinline)) Status CheckSize(const char* name, int32_t value, int32_t lo, int32_t hi,
+                                           char* detail, size_t detail_size) {
+  if (value >= lo && value <= hi) return Status::kOk;
+  return Invalid(detail, detail_size, "config.", name, ": ", static_cast<int>(value), " not in [",
+                 static_cast<int>(lo), ", ", static_cast<int>(hi), "]");
+}
 
-struct Size {
-  const char* name;
-  int32_t value;
-  int32_t lo, hi;
-};
-
-template <size_t N>
-Status CheckSizes(const Size (&sizes)[N], char* detail, size_t detail_size) {
-  for (const Size& s : sizes) {
-    if (!InRange(s.value, s.lo, s.hi))
-      return Invalid(detail, detail_size, "config.", s.name, ": ", static_cast<int>(s.value), " not in [", static_cast<int>(s.lo), ", ", static_cast<int>(s.hi), "]");
-  }
-  return Status::kOk;
+// The fields every model type has. Vocabularies always hold the 4 special tokens <pad> <unk>
+// <s> </s>.
+Status CheckCommonSizes(const ModelConfig& c, char* detail, size_t detail_size) {
+  EDGENMT_RETURN_IF_ERROR(CheckSize("src_vocab_size", c.src_vocab_size, 4, kMaxModelDim, detail, detail_size));
+  EDGENMT_RETURN_IF_ERROR(CheckSize("tgt_vocab_size", c.tgt_vocab_size, 4, kMaxModelDim, detail, detail_size));
+  EDGENMT_RETURN_IF_ERROR(CheckSize("enc_layers", c.enc_layers, 1, kMaxModelLayers, detail, detail_size));
+  EDGENMT_RETURN_IF_ERROR(CheckSize("dec_layers", c.dec_layers, 1, kMaxModelLayers, detail, detail_size));
+  return CheckSize("max_src_len", c.max_src_len, 1, kMaxModelDim, detail, detail_size);
 }
 
 // The common fields and the `transformer` part; the RNN's fields are not read.
@@ -39,18 +42,11 @@ Status ValidateTransformerConfig(const ModelConfig& c, char* detail, size_t deta
     return Invalid(detail, detail_size, "config.transformer.norm: unknown value ", static_cast<int>(t.norm));
   if (static_cast<uint8_t>(t.positions) > static_cast<uint8_t>(PositionEncoding::kLearned))
     return Invalid(detail, detail_size, "config.transformer.positions: unknown value ", static_cast<int>(t.positions));
-  const Size sizes[] = {
-      {"src_vocab_size", c.src_vocab_size, 4, kMaxModelDim},
-      {"tgt_vocab_size", c.tgt_vocab_size, 4, kMaxModelDim},
-      {"enc_layers", c.enc_layers, 1, kMaxModelLayers},
-      {"dec_layers", c.dec_layers, 1, kMaxModelLayers},
-      {"max_src_len", c.max_src_len, 1, kMaxModelDim},
-      {"transformer.d_model", t.d_model, 1, kMaxModelDim},
-      {"transformer.heads", t.heads, 1, t.d_model},
-      {"transformer.ffn", t.ffn, 1, kMaxModelDim},
-      {"transformer.max_tgt_len", t.max_tgt_len, 1, kMaxModelDim},
-  };
-  EDGENMT_RETURN_IF_ERROR(CheckSizes(sizes, detail, detail_size));
+  EDGENMT_RETURN_IF_ERROR(CheckCommonSizes(c, detail, detail_size));
+  EDGENMT_RETURN_IF_ERROR(CheckSize("transformer.d_model", t.d_model, 1, kMaxModelDim, detail, detail_size));
+  EDGENMT_RETURN_IF_ERROR(CheckSize("transformer.heads", t.heads, 1, t.d_model, detail, detail_size));
+  EDGENMT_RETURN_IF_ERROR(CheckSize("transformer.ffn", t.ffn, 1, kMaxModelDim, detail, detail_size));
+  EDGENMT_RETURN_IF_ERROR(CheckSize("transformer.max_tgt_len", t.max_tgt_len, 1, kMaxModelDim, detail, detail_size));
   if (t.d_model % t.heads != 0)
     return Invalid(detail, detail_size, "config.transformer.d_model: ", static_cast<int>(t.d_model), " is not a multiple of heads ", static_cast<int>(t.heads));
   return Status::kOk;
@@ -76,21 +72,13 @@ Status ValidateModelConfig(const ModelConfig& c, char* detail, size_t detail_siz
   if (static_cast<uint8_t>(c.rnn.score) > static_cast<uint8_t>(ScoreType::kLocation))
     return Invalid(detail, detail_size, "config.score: unknown value ", static_cast<int>(c.rnn.score));
 
-  const Size sizes[] = {
-      // Vocabularies always hold the 4 special tokens <pad> <unk> <s> </s>.
-      {"src_vocab_size", c.src_vocab_size, 4, kMaxModelDim},
-      {"tgt_vocab_size", c.tgt_vocab_size, 4, kMaxModelDim},
-      {"src_embed", c.rnn.src_embed, 1, kMaxModelDim},
-      {"tgt_embed", c.rnn.tgt_embed, 1, kMaxModelDim},
-      {"enc_hidden", c.rnn.enc_hidden, 1, kMaxModelDim},
-      {"enc_layers", c.enc_layers, 1, kMaxModelLayers},
-      {"dec_layers", c.dec_layers, 1, kMaxModelLayers},
-      {"dec_hidden", c.rnn.dec_hidden, 1, kMaxModelDim},
-      {"attn_hidden", c.rnn.attn_hidden, 0, kMaxModelDim},
-      {"window", c.rnn.window, 0, kMaxModelDim},
-      {"max_src_len", c.max_src_len, 1, kMaxModelDim},
-  };
-  EDGENMT_RETURN_IF_ERROR(CheckSizes(sizes, detail, detail_size));
+  EDGENMT_RETURN_IF_ERROR(CheckCommonSizes(c, detail, detail_size));
+  EDGENMT_RETURN_IF_ERROR(CheckSize("src_embed", c.rnn.src_embed, 1, kMaxModelDim, detail, detail_size));
+  EDGENMT_RETURN_IF_ERROR(CheckSize("tgt_embed", c.rnn.tgt_embed, 1, kMaxModelDim, detail, detail_size));
+  EDGENMT_RETURN_IF_ERROR(CheckSize("enc_hidden", c.rnn.enc_hidden, 1, kMaxModelDim, detail, detail_size));
+  EDGENMT_RETURN_IF_ERROR(CheckSize("dec_hidden", c.rnn.dec_hidden, 1, kMaxModelDim, detail, detail_size));
+  EDGENMT_RETURN_IF_ERROR(CheckSize("attn_hidden", c.rnn.attn_hidden, 0, kMaxModelDim, detail, detail_size));
+  EDGENMT_RETURN_IF_ERROR(CheckSize("window", c.rnn.window, 0, kMaxModelDim, detail, detail_size));
 
   const int32_t E = c.encoder_output_size();
   const int32_t H = c.rnn.dec_hidden;

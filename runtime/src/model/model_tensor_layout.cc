@@ -4,8 +4,10 @@
 namespace edgenmt {
 namespace {
 
-// Writes prefix + layer (decimal, omitted if < 0) + suffix into name (bounded, NUL-terminated).
-void MakeName(char (&name)[kMaxTensorNameLength], const char* prefix, int32_t layer, const char* suffix) {
+// Writes prefix + layer (decimal, omitted if < 0) + suffix + part into name (bounded,
+// NUL-terminated).
+void MakeName(char (&name)[kMaxTensorNameLength], const char* prefix, int32_t layer, const char* suffix,
+              const char* part = "") {
   size_t n = 0;
   auto put = [&](const char* text) {
     while (*text != '\0' && n + 1 < sizeof(name)) name[n++] = *text++;
@@ -24,6 +26,7 @@ void MakeName(char (&name)[kMaxTensorNameLength], const char* prefix, int32_t la
     put(text);
   }
   put(suffix);
+  put(part);
   name[n] = '\0';
 }
 
@@ -32,12 +35,14 @@ class Emitter {
  public:
   Emitter(ExpectedTensorVisitor visitor, void* user) : visitor_(visitor), user_(user) {}
 
-  // Name: prefix + layer (omitted when < 0) + suffix.
-  void Add(TensorRole role, int32_t d0, int32_t d1, const char* prefix, int32_t layer = -1,
-           const char* suffix = "") {
+  // Name: prefix + layer (omitted when < 0) + suffix + part. Out of line so that the
+  // ExpectedTensor (a 64-byte name) is on the stack once, not in every caller's frame: Model::Load
+  // calls the visitor from here, at the bottom of its deepest call chain.
+  __attribute__((noinline)) void Add(TensorRole role, int32_t d0, int32_t d1, const char* prefix,
+                                     int32_t layer = -1, const char* suffix = "", const char* part = "") {
     if (stopped_) return;
     ExpectedTensor t{};
-    MakeName(t.name, prefix, layer, suffix);
+    MakeName(t.name, prefix, layer, suffix, part);
     t.role = role;
     t.shape[0] = d0;
     t.rank = 1;
@@ -59,19 +64,11 @@ class Emitter {
 
 // One attention block's projections: <prefix><l><block>.{q,k,v,out}_proj.{weight,bias}.
 void AddAttention(Emitter* out, const char* prefix, int32_t l, const char* block, int32_t d) {
-  static const char* const kProjections[] = {"q_proj", "k_proj", "v_proj", "out_proj"};
-  char suffix[kMaxTensorNameLength];
-  for (const char* projection : kProjections) {
-    for (int part = 0; part < 2; ++part) {
-      size_t n = 0;
-      const char* parts[] = {block, ".", projection, part == 0 ? ".weight" : ".bias"};
-      for (const char* text : parts) {
-        while (*text != '\0' && n + 1 < sizeof(suffix)) suffix[n++] = *text++;
-      }
-      suffix[n] = '\0';
-      out->Add(part == 0 ? TensorRole::kWeight : TensorRole::kBias, d, part == 0 ? d : 0,
-               prefix, l, suffix);
-    }
+  static const char* const kParts[] = {".q_proj.weight", ".q_proj.bias", ".k_proj.weight", ".k_proj.bias",
+                                       ".v_proj.weight", ".v_proj.bias", ".out_proj.weight", ".out_proj.bias"};
+  for (int i = 0; i < 8; ++i) {
+    const bool weight = i % 2 == 0;
+    out->Add(weight ? TensorRole::kWeight : TensorRole::kBias, d, weight ? d : 0, prefix, l, block, kParts[i]);
   }
 }
 
@@ -211,8 +208,10 @@ int32_t ExpectedTensors(const ModelConfig& c, ExpectedTensorVisitor visitor, voi
 namespace {
 
 // The int8-full Transformer's calibrated formats (docs/INT8.md "int8-full Transformer"), in
-// the order the observer indexes them.
-int32_t ExpectedTransformerActivations(const ModelConfig& c, ExpectedTensorVisitor visitor,
+// the order the observer indexes them. Out of line: Translator::Init calls the visitor from here
+// at the bottom of its deepest call chain, and this frame should be the only one holding an
+// ExpectedTensor.
+__attribute__((noinline)) int32_t ExpectedTransformerActivations(const ModelConfig& c, ExpectedTensorVisitor visitor,
                                        void* user) {
   int32_t count = 0;
   bool go = true;
@@ -255,15 +254,9 @@ int32_t ExpectedTransformerActivations(const ModelConfig& c, ExpectedTensorVisit
   return count;
 }
 
-}  // namespace
-
-int32_t ExpectedActivations(const ModelConfig& c, ExpectedTensorVisitor visitor, void* user) {
-  if (visitor == nullptr || ValidateModelConfig(c, nullptr, 0) != Status::kOk) return 0;
-  if (c.scheme != QuantScheme::kInt8Full) return 0;
-  if (c.model_type == ModelType::kTransformer) {
-    return ExpectedTransformerActivations(c, visitor, user);
-  }
-  if (c.rnn.cell != CellType::kLstm) return 0;
+// The int8-full LSTM's cell-state formats. Out of line for the same reason.
+__attribute__((noinline)) int32_t ExpectedLstmActivations(const ModelConfig& c, ExpectedTensorVisitor visitor,
+                                                          void* user) {
   int32_t count = 0;
   auto emit = [&](const char* prefix, int32_t layer, const char* suffix) {
     ExpectedTensor t{};
@@ -283,6 +276,18 @@ int32_t ExpectedActivations(const ModelConfig& c, ExpectedTensorVisitor visitor,
     if (!emit("decoder.layers.", l, ".cell")) return count;
   }
   return count;
+}
+
+}  // namespace
+
+int32_t ExpectedActivations(const ModelConfig& c, ExpectedTensorVisitor visitor, void* user) {
+  if (visitor == nullptr || ValidateModelConfig(c, nullptr, 0) != Status::kOk) return 0;
+  if (c.scheme != QuantScheme::kInt8Full) return 0;
+  if (c.model_type == ModelType::kTransformer) {
+    return ExpectedTransformerActivations(c, visitor, user);
+  }
+  if (c.rnn.cell != CellType::kLstm) return 0;
+  return ExpectedLstmActivations(c, visitor, user);
 }
 
 }  // namespace edgenmt

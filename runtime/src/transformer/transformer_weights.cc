@@ -34,6 +34,17 @@ __attribute__((noinline)) Status BindFormat(const Sub& sub, const Model& model, 
   return sub.BindFormat(model, NameBuilder(prefix, layer, block, what).c_str(), out, detail);
 }
 
+// "<prefix><layer><suffix>", a matrix of rows x cols or (cols == 0) a vector of rows.
+template <typename Sub>
+__attribute__((noinline)) Status BindLayerTensor(const Sub& sub, const Model& model, const char* prefix,
+                                                 int32_t layer, const char* suffix, int32_t rows,
+                                                 int32_t cols, Arena* arena, typename Sub::Matrix* matrix,
+                                                 const typename Sub::Param** vector, ErrorDetail* detail) {
+  const NameBuilder name(prefix, layer, suffix);
+  if (cols == 0) return sub.BindVector(model, name.c_str(), rows, vector, detail);
+  return sub.BindMatrix(model, name.c_str(), rows, cols, arena, matrix, detail);
+}
+
 }  // namespace
 
 template <typename Sub>
@@ -61,16 +72,14 @@ template <typename Sub>
 Status BindFeedForward(const Sub& sub, const Model& model, const char* prefix, int32_t layer,
                        int32_t d, int32_t ffn, Arena* arena, FeedForwardWeights<Sub>* out,
                        ErrorDetail* detail) {
-  EDGENMT_RETURN_IF_ERROR(sub.BindMatrix(model,
-                                         NameBuilder(prefix, layer, ".linear1.weight").c_str(), ffn,
-                                         d, arena, &out->linear1, detail));
-  EDGENMT_RETURN_IF_ERROR(sub.BindVector(model, NameBuilder(prefix, layer, ".linear1.bias").c_str(),
-                                         ffn, &out->bias1, detail));
-  EDGENMT_RETURN_IF_ERROR(sub.BindMatrix(model,
-                                         NameBuilder(prefix, layer, ".linear2.weight").c_str(), d,
-                                         ffn, arena, &out->linear2, detail));
-  EDGENMT_RETURN_IF_ERROR(sub.BindVector(model, NameBuilder(prefix, layer, ".linear2.bias").c_str(),
-                                         d, &out->bias2, detail));
+  EDGENMT_RETURN_IF_ERROR(BindLayerTensor(sub, model, prefix, layer, ".linear1.weight", ffn, d, arena,
+                                          &out->linear1, nullptr, detail));
+  EDGENMT_RETURN_IF_ERROR(BindLayerTensor(sub, model, prefix, layer, ".linear1.bias", ffn, 0, arena,
+                                          nullptr, &out->bias1, detail));
+  EDGENMT_RETURN_IF_ERROR(BindLayerTensor(sub, model, prefix, layer, ".linear2.weight", d, ffn, arena,
+                                          &out->linear2, nullptr, detail));
+  EDGENMT_RETURN_IF_ERROR(BindLayerTensor(sub, model, prefix, layer, ".linear2.bias", d, 0, arena,
+                                          nullptr, &out->bias2, detail));
   EDGENMT_RETURN_IF_ERROR(
       BindFormat(sub, model, prefix, layer, ".ffn", ".input", &out->input, detail));
   return BindFormat(sub, model, prefix, layer, ".ffn", ".hidden", &out->hidden, detail);
