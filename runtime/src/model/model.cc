@@ -279,8 +279,8 @@ __attribute__((noinline)) Status Model::VerifyAndRead(const void* data, size_t s
     }
   }
 
-  // Make this a loaded view so FindTensor works, then check the set of tensors the config
-  // needs; any failure below resets loaded_ through Fail().
+  // A loaded view, so that CheckTensorSet's FindTensor works; its failures reset loaded_
+  // through Fail().
   buffer_ = data;
   buffer_size_ = size;
   root_ = root;
