@@ -68,7 +68,7 @@ EVAL_MAX_LEN = 64
 AVERAGE_LAST = 0         # validations the end-of-run weight averaging may combine; 0: off
 
 
-def main():
+def build_parser():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--recipe", default="",
                     help="start from a named recipe's flags and config (recipes.py: g2p-en, "
@@ -122,6 +122,11 @@ def main():
                          "end later, the cosine is shortened to end in time; plateau: stop at the "
                          "validation after which the next round would end later. Logged in "
                          "train_log.json")
+    return ap
+
+
+def main():
+    ap = build_parser()
     known, _ = ap.parse_known_args()
     overrides = apply_recipe(ap, known.recipe) if known.recipe else {}
     args = ap.parse_args()
