@@ -57,7 +57,7 @@ from model import count_parameters  # noqa: E402
 from recipes import SHIPPED_CONFIG, TRANSFORMER_CONFIG, apply_recipe  # noqa: E402
 from search import DecodeOptions  # noqa: E402
 from train_final import RunEnd, final_evaluation, keep_weights  # noqa: E402
-from train_step import collate, load_pairs, make_batches, to_device, train_step  # noqa: E402
+from train_step import collate, load_pairs, make_batches, time_batches, to_device, train_step  # noqa: E402
 
 DEFAULT_EPOCHS = 30
 PATIENCE = 3
@@ -232,17 +232,7 @@ def train_worker(rank, args):
     beam_opts = DecodeOptions(beam=5, nbest=1, max_len=EVAL_MAX_LEN)
 
     if args.time_batches:
-        model.train()
-        batches = make_batches(examples, args.batch_size, rng)
-        n = min(args.time_batches, len(batches))
-        t0 = time.time()
-        for b in batches[:n]:
-            train_step(model, opt, to_device(collate(examples, b[rank::world]), device), args.clip,
-                       world, args.label_smoothing)
-        spb = (time.time() - t0) / n
-        if lead:
-            print(f"s/batch={spb:.3f} batches/epoch={len(batches)} s/epoch~{spb * len(batches):.0f} "
-                  f"(batch {args.batch_size}: {world} worker(s) x {args.threads} thread(s))")
+        time_batches(model, opt, examples, rng, args, rank, world, device)
         return
 
     os.makedirs(args.out, exist_ok=True)
