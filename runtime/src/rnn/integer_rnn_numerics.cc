@@ -45,18 +45,20 @@ Status IntegerRnnNumerics::BindCell(const Model& model, const CellBinding& b, in
                                  Arena* arena, CellWeights* out, ErrorDetail* detail) const {
   (void)max_rows;
   const int32_t G = GateCount(b.cell) * b.hidden_size;
-  const NameBuilder w_ih = CellTensorName(b, "weight_ih");
   out->cell = b.cell;
   out->hidden = b.hidden_size;
   out->observer_index = b.observer_index;
-  const uint32_t input_scale = b.embedding_columns > 0 ? b.embedding_scale_bits : kOneBits;
   (void)arena;
-  EDGENMT_RETURN_IF_ERROR(
-      BindIntMatrix(model, w_ih.c_str(), G, b.input_size, input_scale, &out->w_ih, detail));
-  // Columns after the embedding (c_t, h̃: s8 @ 2^-7) get their own multipliers.
-  if (b.embedding_columns > 0 && b.input_size > b.embedding_columns) {
+  {  // scoped: the later names may reuse its stack slot (Init's stack budget)
+    const NameBuilder w_ih = CellTensorName(b, "weight_ih");
+    const uint32_t input_scale = b.embedding_columns > 0 ? b.embedding_scale_bits : kOneBits;
     EDGENMT_RETURN_IF_ERROR(
-        BindIntMatrix(model, w_ih.c_str(), G, b.input_size, kOneBits, &out->w_ih_hidden, detail));
+        BindIntMatrix(model, w_ih.c_str(), G, b.input_size, input_scale, &out->w_ih, detail));
+    // Columns after the embedding (c_t, h̃: s8 @ 2^-7) get their own multipliers.
+    if (b.embedding_columns > 0 && b.input_size > b.embedding_columns) {
+      EDGENMT_RETURN_IF_ERROR(
+          BindIntMatrix(model, w_ih.c_str(), G, b.input_size, kOneBits, &out->w_ih_hidden, detail));
+    }
   }
   EDGENMT_RETURN_IF_ERROR(BindIntMatrix(model, CellTensorName(b, "weight_hh").c_str(),
                                         G, b.hidden_size, kOneBits, &out->w_hh, detail));
