@@ -56,4 +56,14 @@ void NameBuilder::Append(int32_t value) {
   ::edgenmt::AppendSigned(text_, kCapacity, &length_, value);
 }
 
+void WriteTensorName(char* name, size_t capacity, const char* prefix, int32_t layer,
+                     const char* suffix, const char* part) {
+  size_t length = 0;
+  if (capacity > 0) name[0] = '\0';
+  ::edgenmt::AppendText(name, capacity, &length, prefix);
+  if (layer >= 0) ::edgenmt::AppendSigned(name, capacity, &length, layer);
+  ::edgenmt::AppendText(name, capacity, &length, suffix);
+  ::edgenmt::AppendText(name, capacity, &length, part);
+}
+
 }  // namespace edgenmt

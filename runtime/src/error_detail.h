@@ -92,6 +92,12 @@ class NameBuilder {
   size_t length_ = 0;
 };
 
+// Writes prefix + layer (decimal; omitted when < 0) + suffix + part into name[capacity]
+// (bounded, NUL-terminated): NameBuilder's text, written into the caller's buffer so that a
+// frame deep in Init that already holds a name (an ExpectedTensor) holds no second one.
+void WriteTensorName(char* name, size_t capacity, const char* prefix, int32_t layer,
+                     const char* suffix, const char* part);
+
 }  // namespace edgenmt
 
 #endif  // EDGENMT_ERROR_DETAIL_H_

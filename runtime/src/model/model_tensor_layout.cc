@@ -1,33 +1,15 @@
 // ExpectedTensors(): docs/MODEL.md's tensor list as code. Keep the two in step.
 #include "edgenmt/tensor_layout.h"
 
+#include "error_detail.h"
+
 namespace edgenmt {
 namespace {
 
-// Writes prefix + layer (decimal, omitted if < 0) + suffix + part into name (bounded,
-// NUL-terminated).
+// prefix + layer (omitted when < 0) + suffix + part, into an ExpectedTensor's name.
 void MakeName(char (&name)[kMaxTensorNameLength], const char* prefix, int32_t layer, const char* suffix,
               const char* part = "") {
-  size_t n = 0;
-  auto put = [&](const char* text) {
-    while (*text != '\0' && n + 1 < sizeof(name)) name[n++] = *text++;
-  };
-  put(prefix);
-  if (layer >= 0) {
-    char digits[12];
-    int k = 0;
-    do {
-      digits[k++] = static_cast<char>('0' + layer % 10);
-      layer /= 10;
-    } while (layer > 0);
-    char text[12];
-    for (int i = 0; i < k; ++i) text[i] = digits[k - 1 - i];
-    text[k] = '\0';
-    put(text);
-  }
-  put(suffix);
-  put(part);
-  name[n] = '\0';
+  WriteTensorName(name, sizeof(name), prefix, layer, suffix, part);
 }
 
 // Emits tensors to the visitor; stops (and ignores further Add calls) once it returns false.
