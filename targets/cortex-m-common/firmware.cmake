@@ -103,7 +103,8 @@ endfunction()
 # tests, kernels_s8_test.cc and fixed_point_test.cc, need __int128, which 32-bit Arm lacks; the
 # firmware's whole-model outputs, identical to the host's, cover the reference there.)
 set(EDGENMT_CORTEX_M_KERNEL_TESTS
-  ${PROJECT_SOURCE_DIR}/tests/kernels_simd_test.cc ${PROJECT_SOURCE_DIR}/tests/kernels_f32_test.cc
+  ${PROJECT_SOURCE_DIR}/tests/kernels_simd_test.cc ${PROJECT_SOURCE_DIR}/tests/kernels_simd_elementwise_test.cc
+  ${PROJECT_SOURCE_DIR}/tests/kernels_f32_test.cc
   ${PROJECT_SOURCE_DIR}/tests/kernel_table_test.cc
   ${PROJECT_SOURCE_DIR}/tests/kernels_transformer_s8_test.cc)
 set(EDGENMT_BARE_METAL_GTEST_DIR "/usr/src/googletest/googletest" CACHE PATH
