@@ -2,7 +2,6 @@
 // failure mode (exit code, message naming the culprit, no output file left behind).
 #include <math.h>
 #include <stdlib.h>
-#include <sys/wait.h>
 
 #include <filesystem>
 #include <nlohmann/json.hpp>
@@ -17,48 +16,15 @@
 #include "gtest/gtest.h"
 #include "sha256.h"
 #include "tiny_checkpoint.h"
+#include "tool_run_support.h"
 
 namespace edgenmt {
 namespace {
 
+using namespace ::edgenmt::tool_testing;  // NOLINT(build/namespaces): the shared test helpers
 using converter::ConvertError;
 using converter::TensorMap;
-using testing::AlignedBuffer;
 using testing::TempDir;
-
-struct RunResult {
-  int exit_code;
-  std::string out, err;
-};
-
-std::string Quote(const std::string& s) {
-  std::string q = "'";
-  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return q + "'";
-}
-
-// Runs edgenmt-convert with `args` (already quoted where needed).
-RunResult RunConverter(const std::string& args, const TempDir& scratch) {
-  const std::string out = scratch / "stdout.txt", err = scratch / "stderr.txt";
-  const std::string command = std::string(EDGENMT_CONVERT_PATH) + " " + args + " >" + Quote(out) +
-                              " 2>" + Quote(err);
-  const int status = system(command.c_str());
-  RunResult r;
-  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  r.out = testing::ReadText(out);
-  r.err = testing::ReadText(err);
-  return r;
-}
-
-// Loads a converted file; fails the test if it does not verify.
-struct LoadedModel {
-  explicit LoadedModel(const std::string& path) : buffer(testing::ReadFile(path)) {
-    status = model.Load(buffer.data(), buffer.size());
-  }
-  AlignedBuffer buffer;
-  Model model;
-  Status status;
-};
 
 class ConverterCli : public ::testing::Test {
  protected:
@@ -67,15 +33,11 @@ class ConverterCli : public ::testing::Test {
   std::string out_dir() const { return out_.path(); }
   std::string out_file() const { return out_ / "model.enmt"; }
   RunResult Convert(const std::string& extra = "") {
-    return RunConverter("--checkpoint " + Quote(ckpt_dir()) + " --out " + Quote(out_file()) + " " + extra,
-                        work_);
+    return RunTool(EDGENMT_CONVERT_PATH,
+                   "--checkpoint " + Quote(ckpt_dir()) + " --out " + Quote(out_file()) + " " + extra, work_);
   }
-  // The failure contract: exit code, "edgenmt-convert: error: " + culprit, no file left.
   void ExpectFailure(const RunResult& r, int exit_code, const std::string& culprit) {
-    EXPECT_EQ(r.exit_code, exit_code) << r.err;
-    EXPECT_NE(r.err.find("edgenmt-convert: error: "), std::string::npos) << r.err;
-    EXPECT_NE(r.err.find(culprit), std::string::npos) << "stderr does not name " << culprit << ":\n" << r.err;
-    EXPECT_TRUE(out_.List().empty()) << "output directory not empty after a failure";
+    ExpectConvertFailure(r, exit_code, culprit, out_);
   }
   void RewriteTensors(const TensorMap& tensors) {
     const ModelConfig config = testing::TinyConfig();
@@ -95,7 +57,7 @@ TEST_F(ConverterCli, RoundTripKeepsEveryNumberTokenAndOption) {
   EXPECT_NE(r.out.find("arena plan"), std::string::npos);
   EXPECT_EQ(out_.List(), std::vector<std::string>{"model.enmt"});  // no temp file left
 
-  LoadedModel loaded(out_file());
+  testing::LoadedModelFile loaded(out_file());
   ASSERT_EQ(loaded.status, Status::kOk) << loaded.model.error_detail();
   const Model& m = loaded.model;
   const ModelConfig want = testing::TinyConfig();
@@ -177,7 +139,7 @@ TEST_F(ConverterCli, RoundTripKeepsEveryNumberTokenAndOption) {
 
 TEST_F(ConverterCli, DefaultsAreDocumentedValues) {
   ASSERT_EQ(Convert().exit_code, 0);
-  LoadedModel loaded(out_file());
+  testing::LoadedModelFile loaded(out_file());
   ASSERT_EQ(loaded.status, Status::kOk) << loaded.model.error_detail();
   const DecodingOptions& d = loaded.model.decoding_defaults();
   EXPECT_EQ(d.beam, converter::kDefaultBeam);
@@ -192,7 +154,7 @@ TEST_F(ConverterCli, DefaultsAreDocumentedValues) {
 TEST_F(ConverterCli, OverwritesAnExistingFileAtomically) {
   std::ofstream(out_file()) << "old";
   ASSERT_EQ(Convert().exit_code, 0);
-  LoadedModel loaded(out_file());
+  testing::LoadedModelFile loaded(out_file());
   EXPECT_EQ(loaded.status, Status::kOk);
   EXPECT_EQ(out_.List().size(), 1u);
 }
@@ -246,7 +208,7 @@ TEST_F(ConverterCli, ExtraTensorIsNamed) {
 TEST_F(ConverterCli, MissingCheckpointPathIsNamed) {
   const std::string missing = work_ / "no-such-checkpoint";
   const RunResult r =
-      RunConverter("--checkpoint " + Quote(missing) + " --out " + Quote(out_file()), work_);
+      RunTool(EDGENMT_CONVERT_PATH, "--checkpoint " + Quote(missing) + " --out " + Quote(out_file()), work_);
   ExpectFailure(r, 2, missing);
 }
 
@@ -302,7 +264,8 @@ TEST_F(ConverterCli, CorruptSafetensorsIsNamed) {
 
 TEST_F(ConverterCli, UnwritableOutputExitsThree) {
   const std::string out = work_ / "no-such-dir/model.enmt";
-  const RunResult r = RunConverter("--checkpoint " + Quote(ckpt_dir()) + " --out " + Quote(out), work_);
+  const RunResult r =
+      RunTool(EDGENMT_CONVERT_PATH, "--checkpoint " + Quote(ckpt_dir()) + " --out " + Quote(out), work_);
   EXPECT_EQ(r.exit_code, 3) << r.err;
   EXPECT_NE(r.err.find(out), std::string::npos) << r.err;
   EXPECT_FALSE(std::filesystem::exists(out));
@@ -317,9 +280,9 @@ TEST_F(ConverterCli, OutputThatIsADirectoryExitsThreeAndRemovesTheTemporary) {
 }
 
 TEST_F(ConverterCli, BadUsageExitsOne) {
-  EXPECT_EQ(RunConverter("", work_).exit_code, 1);
-  EXPECT_EQ(RunConverter("--checkpoint " + Quote(ckpt_dir()), work_).exit_code, 1);
-  EXPECT_EQ(RunConverter("--bogus", work_).exit_code, 1);
+  EXPECT_EQ(RunTool(EDGENMT_CONVERT_PATH, "", work_).exit_code, 1);
+  EXPECT_EQ(RunTool(EDGENMT_CONVERT_PATH, "--checkpoint " + Quote(ckpt_dir()), work_).exit_code, 1);
+  EXPECT_EQ(RunTool(EDGENMT_CONVERT_PATH, "--bogus", work_).exit_code, 1);
   ExpectFailure(Convert("--dtype float16"), 1, "--dtype");
   ExpectFailure(Convert("--beam 0"), 1, "--beam");
   ExpectFailure(Convert("--beam 2 --nbest 3"), 1, "--nbest: 3 not in [1, beam=2]");
@@ -329,7 +292,7 @@ TEST_F(ConverterCli, BadUsageExitsOne) {
   ExpectFailure(Convert("--max-src-len 1000"), 1, "--max-src-len");
   ExpectFailure(Convert("--alpha nan"), 1, "--alpha");
   ExpectFailure(Convert("--beam x"), 1, "--beam");
-  EXPECT_EQ(RunConverter("--help", work_).exit_code, 0);
+  EXPECT_EQ(RunTool(EDGENMT_CONVERT_PATH, "--help", work_).exit_code, 0);
 }
 
 // docs/INT8.md "Storage": int8 per-row weights and embeddings; float (hybrid) or Q11.20 int32
@@ -341,7 +304,7 @@ TEST_F(ConverterCli, Int8SchemesStorePerRowInt8AndReportSqnr) {
     ASSERT_EQ(r.exit_code, 0) << r.err;
     EXPECT_NE(r.out.find("SQNR"), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("% of the float32 file"), std::string::npos) << r.out;
-    LoadedModel loaded(out_file());
+    testing::LoadedModelFile loaded(out_file());
     ASSERT_EQ(loaded.status, Status::kOk) << loaded.model.error_detail();
     EXPECT_EQ(loaded.model.config().scheme, full ? QuantScheme::kInt8Full : QuantScheme::kInt8Hybrid);
     for (int32_t i = 0; i < loaded.model.num_tensors(); ++i) {
@@ -356,78 +319,6 @@ TEST_F(ConverterCli, Int8SchemesStorePerRowInt8AndReportSqnr) {
       }
     }
   }
-}
-
-// In-process conversions of every architecture the contract allows.
-ModelConfig Variant(int index) {
-  ModelConfig c = testing::TinyConfig();
-  switch (index) {
-    case 0: break;
-    case 1: c.rnn.cell = CellType::kGru; c.rnn.bridge = true; break;
-    case 2: c.rnn.attention = AttentionType::kNone; c.rnn.input_feeding = false; break;
-    case 3: c.rnn.attention = AttentionType::kBahdanau; c.rnn.score = ScoreType::kConcat; break;
-    case 4: c.rnn.attention = AttentionType::kLocalP; c.rnn.score = ScoreType::kLocation; break;
-    case 5: c.rnn.attention = AttentionType::kLocalM; c.rnn.score = ScoreType::kConcat; c.rnn.input_feeding = false; break;
-    case 6: c.rnn.bidirectional = false; c.rnn.enc_hidden = 8; c.rnn.score = ScoreType::kDot; c.enc_layers = 3; break;
-    case 7: c.rnn.bridge = false; c.rnn.reverse_source = true; c.dec_layers = 1; c.tokenizer = TokenizerType::kWord; break;
-    case 8: c.rnn.cell = CellType::kGru; c.rnn.attention = AttentionType::kLocalP; c.rnn.score = ScoreType::kDot;
-            c.rnn.bidirectional = false; c.rnn.enc_hidden = 8; break;
-  }
-  return c;
-}
-
-class ConverterVariants : public ::testing::TestWithParam<int> {};
-
-TEST_P(ConverterVariants, ConvertsAndLoads) {
-  TempDir dir;
-  const ModelConfig config = Variant(GetParam());
-  testing::WriteTinyCheckpoint(dir / "ckpt", config);
-  converter::ConvertOptions options;
-  options.checkpoint_dir = dir / "ckpt";
-  options.out_path = dir / "model.enmt";
-  const converter::ConvertSummary summary = converter::Convert(options);
-  LoadedModel loaded(options.out_path);
-  ASSERT_EQ(loaded.status, Status::kOk) << loaded.model.error_detail();
-  EXPECT_EQ(loaded.model.num_tensors(), ForEachExpectedTensor(config, [](const ExpectedTensor&) { return true; }));
-  EXPECT_EQ(summary.tensors, loaded.model.num_tensors());
-  EXPECT_EQ(summary.file_bytes, loaded.buffer.size());
-  EXPECT_EQ(loaded.model.config().rnn.attention, config.rnn.attention);
-  EXPECT_EQ(loaded.model.config().rnn.cell, config.rnn.cell);
-}
-
-INSTANTIATE_TEST_SUITE_P(AllArchitectures, ConverterVariants, ::testing::Range(0, 9));
-
-// The reference engineer's golden checkpoints (tests/data/golden/<name>/) convert and keep
-// every value bit for bit.
-TEST(ConverterGolden, EveryGoldenCheckpointRoundTrips) {
-  const std::filesystem::path golden = std::filesystem::path(EDGENMT_TEST_DATA_DIR) / "golden";
-  int converted = 0;
-  if (std::filesystem::exists(golden)) {
-    for (const auto& entry : std::filesystem::directory_iterator(golden)) {
-      if (!std::filesystem::exists(entry.path() / "config.json")) continue;
-      SCOPED_TRACE(entry.path().string());
-      TempDir dir;
-      converter::ConvertOptions options;
-      options.checkpoint_dir = entry.path().string();
-      options.out_path = dir / "model.enmt";
-      ASSERT_NO_THROW(converter::Convert(options));
-      LoadedModel loaded(options.out_path);
-      ASSERT_EQ(loaded.status, Status::kOk) << loaded.model.error_detail();
-      const converter::Checkpoint ckpt = converter::LoadCheckpoint(options.checkpoint_dir);
-      for (const auto& [name, tensor] : ckpt.tensors) {
-        TensorView view{};
-        ASSERT_EQ(loaded.model.FindTensor(name.c_str(), &view), Status::kOk) << name;
-        ASSERT_EQ(view.bytes, tensor.data.size() * sizeof(float)) << name;
-        EXPECT_EQ(memcmp(view.data, tensor.data.data(), view.bytes), 0) << name;
-      }
-      for (int32_t id = 0; id < loaded.model.tgt_vocab().size; ++id) {
-        const TokenView token = loaded.model.tgt_vocab().Token(id);
-        EXPECT_EQ(std::string(token.data, token.size), ckpt.tgt_tokens[static_cast<size_t>(id)]);
-      }
-      ++converted;
-    }
-  }
-  if (converted == 0) GTEST_SKIP() << "no golden checkpoints in " << golden;
 }
 
 }  // namespace

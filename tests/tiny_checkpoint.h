@@ -64,6 +64,16 @@ class AlignedBuffer {
 std::vector<uint8_t> ReadFile(const std::string& path);
 std::string ReadText(const std::string& path);
 
+// A model file read from `path` into an AlignedBuffer and loaded; status is Model::Load's.
+struct LoadedModelFile {
+  explicit LoadedModelFile(const std::string& path) : buffer(ReadFile(path)) {
+    status = model.Load(buffer.data(), buffer.size());
+  }
+  AlignedBuffer buffer;
+  Model model;
+  Status status;
+};
+
 }  // namespace edgenmt::testing
 
 #endif  // EDGENMT_TESTS_TINY_CHECKPOINT_H_

@@ -52,6 +52,16 @@ inline RunResult RunTool(const std::string& program, const std::string& args, co
   return r;
 }
 
+// edgenmt-convert's failure contract: the exit code, stderr starting "edgenmt-convert: error: "
+// and naming the culprit, and nothing left in the output directory.
+inline void ExpectConvertFailure(const RunResult& r, int exit_code, const std::string& culprit,
+                                 const testing::TempDir& out_dir) {
+  EXPECT_EQ(r.exit_code, exit_code) << r.err;
+  EXPECT_EQ(r.err.rfind("edgenmt-convert: error: ", 0), 0u) << r.err;
+  EXPECT_NE(r.err.find(culprit), std::string::npos) << "stderr does not name " << culprit << ":\n" << r.err;
+  EXPECT_TRUE(out_dir.List().empty()) << "output directory not empty after a failure";
+}
+
 }  // namespace tool_testing
 }  // namespace edgenmt
 
