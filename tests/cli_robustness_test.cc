@@ -57,16 +57,10 @@ class CliRobustness : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
     dir_ = new TempDir();
-    converter::Checkpoint ckpt;
-    ckpt.dir = "tiny";
-    ckpt.config = testing::TinyConfig();
-    ckpt.src_tokens = testing::TinyTokens(ckpt.config.src_vocab_size);
-    ckpt.tgt_tokens = testing::TinyTokens(ckpt.config.tgt_vocab_size);
-    ckpt.tensors = testing::TinyTensors(ckpt.config);
     converter::ConvertOptions options;
     options.created = "2024-01-01";
     const std::vector<uint8_t> bytes =
-        converter::BuildModelFile(converter::MakeModelFileContents(ckpt, options));
+        converter::BuildModelFile(converter::MakeModelFileContents(testing::TinyCheckpoint(), options));
     WriteBytes(model_path(), std::string(bytes.begin(), bytes.end()));
   }
   static void TearDownTestSuite() {

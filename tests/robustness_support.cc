@@ -49,13 +49,7 @@ const std::vector<NamedFile>& GoldenFiles() {
 
 const converter::ModelFileContents& TinyContents() {
   static const converter::ModelFileContents contents = [] {
-    converter::Checkpoint ckpt;
-    ckpt.dir = "tiny";
-    ckpt.config = testing::TinyConfig();
-    ckpt.src_tokens = testing::TinyTokens(ckpt.config.src_vocab_size);
-    ckpt.tgt_tokens = testing::TinyTokens(ckpt.config.tgt_vocab_size);
-    ckpt.tensors = testing::TinyTensors(ckpt.config);
-    return converter::MakeModelFileContents(ckpt, Options());
+    return converter::MakeModelFileContents(testing::TinyCheckpoint(), Options());
   }();
   return contents;
 }

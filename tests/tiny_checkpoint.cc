@@ -89,6 +89,16 @@ void WriteTinyCheckpoint(const std::string& dir, const ModelConfig& config) {
                   TinyTokens(config.tgt_vocab_size));
 }
 
+converter::Checkpoint TinyCheckpoint() {
+  converter::Checkpoint ckpt;
+  ckpt.dir = "tiny";
+  ckpt.config = TinyConfig();
+  ckpt.src_tokens = TinyTokens(ckpt.config.src_vocab_size);
+  ckpt.tgt_tokens = TinyTokens(ckpt.config.tgt_vocab_size);
+  ckpt.tensors = TinyTensors(ckpt.config);
+  return ckpt;
+}
+
 TempDir::TempDir() {
   const char* base = getenv("TMPDIR");
   std::string pattern = std::string(base != nullptr && base[0] != '\0' ? base : "/tmp") +

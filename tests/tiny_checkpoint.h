@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "checkpoint.h"
 #include "edgenmt/model.h"
 #include "safetensors.h"
 
@@ -31,6 +32,8 @@ void WriteCheckpoint(const std::string& dir, const ModelConfig& config,
                      const std::vector<std::string>& tgt_tokens);
 // TinyTokens for both vocabularies and TinyTensors(config).
 void WriteTinyCheckpoint(const std::string& dir, const ModelConfig& config = TinyConfig());
+// The same checkpoint in memory (dir "tiny"), for converting without files.
+converter::Checkpoint TinyCheckpoint();
 
 // A fresh empty directory under $TMPDIR (or /tmp), removed with its contents on destruction.
 class TempDir {
