@@ -14,7 +14,7 @@ packages=(libflatbuffers-dev nlohmann-json3-dev libcli11-dev)
 candidate() { apt-cache policy "$1" 2>/dev/null | sed -n 's/^ *Candidate: //p'; }
 # Without package lists (a machine that never ran apt-get update) apt knows no versions.
 if [[ -z "$(candidate "${packages[0]}")" || "$(candidate "${packages[0]}")" == "(none)" ]]; then
-  "$(dirname "$0")/apt-update.sh"
+  "$(dirname "$0")/apt-update.sh" "${packages[@]}"
 fi
 wanted=""
 for pkg in "${packages[@]}"; do

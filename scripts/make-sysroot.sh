@@ -37,11 +37,11 @@ candidate() { apt-cache policy "$1:$arch" 2>/dev/null | sed -n 's/^ *Candidate: 
 if ! dpkg --print-foreign-architectures | grep -qx "$arch"; then
   echo "make-sysroot: dpkg --add-architecture $arch"
   "${SUDO[@]}" dpkg --add-architecture "$arch"
-  "${SUDO[@]}" "$(dirname "$0")/apt-update.sh"
+  "${SUDO[@]}" "$(dirname "$0")/apt-update.sh" "${packages[@]/%/:$arch}"
 fi
 version=$(candidate "${packages[0]}")
 if [[ -z "$version" || "$version" == "(none)" ]]; then
-  "${SUDO[@]}" "$(dirname "$0")/apt-update.sh"
+  "${SUDO[@]}" "$(dirname "$0")/apt-update.sh" "${packages[@]/%/:$arch}"
 fi
 
 wanted=""
