@@ -4,6 +4,7 @@
 #include <immintrin.h>
 #include <math.h>
 
+#include "kernels/simd/padded_tail.h"
 #include "kernels/simd/simd_activation.h"
 #include "kernels/simd/simd_softmax.h"
 
@@ -56,12 +57,9 @@ template <__m256 (*F)(__m256)>
 void Apply(int32_t n, const float* x, float* y) {
   int32_t i = 0;
   for (; i + 8 <= n; i += 8) _mm256_storeu_ps(y + i, F(_mm256_loadu_ps(x + i)));
-  if (i < n) {
-    float block[8] = {0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
-    for (int32_t j = 0; j < n - i; ++j) block[j] = x[i + j];
-    _mm256_storeu_ps(block, F(_mm256_loadu_ps(block)));
-    for (int32_t j = 0; j < n - i; ++j) y[i + j] = block[j];
-  }
+  PaddedTail<8>(i, n, x, y, [](const float* in, float* out) {
+    _mm256_storeu_ps(out, F(_mm256_loadu_ps(in)));
+  });
 }
 
 // Lanes [0, count) of 8 as a blend / load mask (count <= 8).

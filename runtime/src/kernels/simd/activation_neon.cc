@@ -3,6 +3,7 @@
 #if defined(__ARM_NEON)
 #include <arm_neon.h>
 
+#include "kernels/simd/padded_tail.h"
 #include "kernels/simd/simd_activation.h"
 
 namespace edgenmt {
@@ -81,12 +82,7 @@ void Apply(int32_t n, const float* x, float* y) {
     vst1q_f32(y + i, F(vld1q_f32(x + i)));
     i += 4;
   }
-  if (i < n) {
-    float block[4] = {0.0f, 0.0f, 0.0f, 0.0f};
-    for (int32_t j = 0; j < n - i; ++j) block[j] = x[i + j];
-    vst1q_f32(block, F(vld1q_f32(block)));
-    for (int32_t j = 0; j < n - i; ++j) y[i + j] = block[j];
-  }
+  PaddedTail<4>(i, n, x, y, [](const float* in, float* out) { vst1q_f32(out, F(vld1q_f32(in))); });
 }
 
 }  // namespace

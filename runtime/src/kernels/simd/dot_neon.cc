@@ -8,6 +8,7 @@
 #include "kernels/kernels_s8.h"
 #include "kernels/simd/dot_neon_s8.h"
 #include "kernels/simd/dot_tail.h"
+#include "kernels/simd/padded_tail.h"
 #include "kernels/simd/simd_dot.h"
 
 namespace edgenmt {
@@ -100,13 +101,7 @@ float QuantizeRowNeon(int32_t n, const float* x, int8_t* q) {
     vst1_s8(out, vmovn_s16(shorts));
   };
   for (i = 0; i + 8 <= n; i += 8) quantize8(x + i, q + i);
-  if (i < n) {
-    float block[8] = {0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
-    int8_t out[8];
-    for (int32_t j = 0; j < n - i; ++j) block[j] = x[i + j];
-    quantize8(block, out);
-    for (int32_t j = 0; j < n - i; ++j) q[i + j] = out[j];
-  }
+  PaddedTail<8>(i, n, x, q, quantize8);
   return max_abs / 127.0f;
 }
 
