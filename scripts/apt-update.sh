@@ -11,12 +11,12 @@
 # architecture) is not one these packages need. Name packages only where apt had no candidate
 # for them before this update, so a candidate can only come from an index it just fetched.
 set -uo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/apt-candidate.sh"
 has_candidates() {
   [[ $# -gt 0 ]] || return 1
-  local pkg version
+  local pkg
   for pkg in "$@"; do
-    version=$(apt-cache policy "$pkg" 2>/dev/null | sed -n 's/^ *Candidate: //p')
-    [[ -n "$version" && "$version" != "(none)" ]] || return 1
+    [[ -n "$(apt_candidate "$pkg")" ]] || return 1
   done
 }
 for attempt in 1 2 3 4 5; do

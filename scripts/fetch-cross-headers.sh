@@ -11,15 +11,15 @@ set -euo pipefail
 out=${1:-"$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/build/cross-headers"}
 packages=(libflatbuffers-dev nlohmann-json3-dev libcli11-dev)
 
-candidate() { apt-cache policy "$1" 2>/dev/null | sed -n 's/^ *Candidate: //p'; }
+source "$(dirname "${BASH_SOURCE[0]}")/apt-candidate.sh"
 # Without package lists (a machine that never ran apt-get update) apt knows no versions.
-if [[ -z "$(candidate "${packages[0]}")" || "$(candidate "${packages[0]}")" == "(none)" ]]; then
+if [[ -z "$(apt_candidate "${packages[0]}")" ]]; then
   "$(dirname "$0")/apt-update.sh" "${packages[@]}"
 fi
 wanted=""
 for pkg in "${packages[@]}"; do
-  version=$(candidate "$pkg")
-  if [[ -z "$version" || "$version" == "(none)" ]]; then
+  version=$(apt_candidate "$pkg")
+  if [[ -z "$version" ]]; then
     echo "fetch-cross-headers: Debian has no package $pkg" >&2
     exit 1
   fi

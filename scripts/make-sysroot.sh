@@ -32,7 +32,8 @@ packages=(
 toolchain_provides=(libc6 libgcc-s1 libstdc++6 gcc-12-base googletest)
 
 if [[ $(id -u) -eq 0 ]]; then SUDO=(); else SUDO=(sudo); fi
-candidate() { apt-cache policy "$1:$arch" 2>/dev/null | sed -n 's/^ *Candidate: //p'; }
+source "$(dirname "${BASH_SOURCE[0]}")/apt-candidate.sh"
+candidate() { apt_candidate "$1:$arch"; }
 
 if ! dpkg --print-foreign-architectures | grep -qx "$arch"; then
   echo "make-sysroot: dpkg --add-architecture $arch"
@@ -40,14 +41,14 @@ if ! dpkg --print-foreign-architectures | grep -qx "$arch"; then
   "${SUDO[@]}" "$(dirname "$0")/apt-update.sh" "${packages[@]/%/:$arch}"
 fi
 version=$(candidate "${packages[0]}")
-if [[ -z "$version" || "$version" == "(none)" ]]; then
+if [[ -z "$version" ]]; then
   "${SUDO[@]}" "$(dirname "$0")/apt-update.sh" "${packages[@]/%/:$arch}"
 fi
 
 wanted=""
 for pkg in "${packages[@]}"; do
   version=$(candidate "$pkg")
-  if [[ -z "$version" || "$version" == "(none)" ]]; then
+  if [[ -z "$version" ]]; then
     echo "make-sysroot: Debian has no package $pkg:$arch" >&2
     exit 1
   fi

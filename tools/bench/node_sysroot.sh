@@ -18,7 +18,8 @@ if ! dpkg --print-foreign-architectures | grep -qx "$arch"; then
   "${SUDO[@]}" dpkg --add-architecture "$arch"
   "${SUDO[@]}" "$root/scripts/apt-update.sh"
 fi
-if [[ $(apt-cache policy "nodejs:$arch" | sed -n 's/^ *Candidate: //p') == "(none)" ]]; then
+source "$root/scripts/apt-candidate.sh"
+if [[ -z "$(apt_candidate "nodejs:$arch")" ]]; then
   "${SUDO[@]}" "$root/scripts/apt-update.sh"
 fi
 rm -rf "$out"
