@@ -31,8 +31,13 @@ deadline_reschedules in train_log.json). Without a deadline, or when it never ac
 deterministic (epoch 1 of a rerun gave the shipped run's dev WER to the last digit); when it
 acts, the number of updates depends on the machine's speed, which varies by 30 % on this VM.
 The final evaluation takes about 1.5 min.
+
+Resumable (train_resume.py): every validation writes OUT/train_state.pt, and running the same
+command again continues the run from there (same device and worker count: bit for bit the
+result of one uninterrupted invocation). ``--pause-after-min M`` ends an invocation at the last
+validation before M minutes run out (exit status 75), so a run longer than the jobs a machine
+is lent for still comes from one command, run again in each job until it exits 0.
 """
-import argparse
 import copy
 import json
 import math
@@ -57,76 +62,16 @@ from model import count_parameters  # noqa: E402
 from recipes import SHIPPED_CONFIG, TRANSFORMER_CONFIG, apply_recipe  # noqa: E402
 from search import DecodeOptions  # noqa: E402
 from train_final import RunEnd, final_evaluation, keep_weights  # noqa: E402
+from train_args import EVAL_MAX_LEN, PATIENCE, PLATEAU_MIN_GAIN, build_parser  # noqa: E402
+from train_resume import (EXIT_PAUSED, LoopState, read_state, remove_state, restore_rng,  # noqa: E402
+                          resume_loop, rng_snapshot, run_identity, state_path, write_state)
 from train_step import collate, load_pairs, make_batches, time_batches, to_device, train_step  # noqa: E402
+from train_validation import decide  # noqa: E402
 
-DEFAULT_EPOCHS = 30
-PATIENCE = 3
-PLATEAU_MIN_GAIN = 0.5   # dev WER points: a smaller gain over the best counts as a plateau
-EVAL_EVERY = 451         # updates between validations (one epoch at batch 256)
-ROLLBACK_GAP = 5.0       # dev WER points above the best that count as a divergence
-EVAL_MAX_LEN = 64
-AVERAGE_LAST = 0         # validations the end-of-run weight averaging may combine; 0: off
-
-
-def build_parser():
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--recipe", default="",
-                    help="start from a named recipe's flags and config (recipes.py: g2p-en, "
-                         "g2p-en-transformer); flags given here win")
-    ap.add_argument("--data", default="data/g2p")
-    ap.add_argument("--out", default="models/g2p-en")
-    ap.add_argument("--epochs", type=int, default=DEFAULT_EPOCHS)
-    ap.add_argument("--batch-size", type=int, default=256)
-    ap.add_argument("--eval-every", type=int, default=EVAL_EVERY,
-                    help="updates between dev validations (lr halving / early stopping points)")
-    ap.add_argument("--lr", type=float, default=2e-3)
-    ap.add_argument("--clip", type=float, default=5.0)
-    ap.add_argument("--seed", type=int, default=1234)
-    ap.add_argument("--schedule", choices=("plateau", "cosine"), default="cosine",
-                    help="plateau: halve the lr when dev WER stalls, stop early after PATIENCE "
-                         "stalls; cosine: lr * (1 + cos(pi * update / total)) / 2 over --epochs, "
-                         "no early stop")
-    ap.add_argument("--label-smoothing", type=float, default=0.0)
-    ap.add_argument("--model", choices=("rnn", "transformer"), default="rnn",
-                    help="rnn: SHIPPED_CONFIG; transformer: TRANSFORMER_CONFIG")
-    ap.add_argument("--warmup", type=int, default=0,
-                    help="updates of linear lr warm-up before the cosine (0: none)")
-    ap.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
-                    help="override a config key (JSON value), e.g. --set dec_hidden=320")
-    ap.add_argument("--device", default="cpu",
-                    help="torch device; cuda trains in one process (--workers 1); auto: cuda "
-                         "when torch sees one (then one worker), else the cpu")
-    ap.add_argument("--workers", type=int, default=2,
-                    help="data-parallel worker processes (each takes 1/N of every batch; "
-                         "gradients are summed, so the update is the same as one process's)")
-    ap.add_argument("--threads", type=int, default=1, help="torch threads per worker")
-    ap.add_argument("--time-batches", type=int, default=0,
-                    help="only time this many training batches, print s/batch and exit")
-    ap.add_argument("--skip-final-eval", action="store_true")
-    ap.add_argument("--init-from", default="",
-                    help="warm start: load the weights of this checkpoint directory (same config "
-                         "and vocabularies) and continue training from them (the shipped model "
-                         "does not use it)")
-    ap.add_argument("--first-epoch", type=int, default=1,
-                    help="number of the first epoch (continues the numbering after --init-from)")
-    ap.add_argument("--rollback-gap", type=float, default=ROLLBACK_GAP,
-                    help="divergence guard: when dev WER is more than this many points above the "
-                         "best so far, the weights and Adam state go back to the best validation "
-                         "and the lr is halved from then on (logged in train_log.json)")
-    ap.add_argument("--average-last", type=int, default=AVERAGE_LAST,
-                    help="at the end, also try the averages of the weights of the last 2..K "
-                         "validations and keep whichever candidate has the best dev WER (0: off)")
-    ap.add_argument("--deadline-min", type=float, default=0.0,
-                    help="if > 0: end training by this many minutes. cosine: at each validation, "
-                         "if the remaining updates (timed by the slowest of the last 3 rounds) would "
-                         "end later, the cosine is shortened to end in time; plateau: stop at the "
-                         "validation after which the next round would end later. Logged in "
-                         "train_log.json")
-    return ap
 
 
 def main():
-    ap = build_parser()
+    ap = build_parser(__doc__)
     known, _ = ap.parse_known_args()
     overrides = apply_recipe(ap, known.recipe) if known.recipe else {}
     args = ap.parse_args()
@@ -151,13 +96,19 @@ def main():
         raise SystemExit("--device other than cpu needs --workers 1")
     if args.workers < 1 or args.batch_size < args.workers:
         raise SystemExit("--workers must be >= 1 and <= --batch-size")
+    args.identity = None
+    if not args.time_batches:
+        args.identity = run_identity(args)
+        read_state(args.out, args.identity)   # a state of another run: refused here, by name
     if args.workers == 1:
         run_worker(0, args, "")
-        return
-    with tempfile.TemporaryDirectory() as tmp:
-        # A file rendezvous: no TCP port to collide with, removed with the directory.
-        mp.spawn(run_worker, args=(args, os.path.join(tmp, "rendezvous"), os.getpid()),
-                 nprocs=args.workers)
+    else:
+        with tempfile.TemporaryDirectory() as tmp:
+            # A file rendezvous: no TCP port to collide with, removed with the directory.
+            mp.spawn(run_worker, args=(args, os.path.join(tmp, "rendezvous"), os.getpid()),
+                     nprocs=args.workers)
+    if not args.time_batches and os.path.exists(state_path(args.out)):
+        sys.exit(EXIT_PAUSED)
 
 
 def exit_with_parent(parent_pid):
@@ -244,41 +195,59 @@ def train_worker(rank, args):
            "patience": PATIENCE, "plateau_min_gain": PLATEAU_MIN_GAIN,
            "deadline_min": args.deadline_min, "rollback_gap": args.rollback_gap,
            "average_last": args.average_last, "rollbacks": [], "evals": []}
-    best_wer, best_entry, best_state, bad_evals = None, None, None, 0
-    best_opt_state = None
-    recent_states = []   # lead only: weights at the last args.average_last validations
-    lr_scale = 1.0   # halved by every rollback
     n_batches = len(examples) // args.batch_size + (len(examples) % args.batch_size > 0)
     total = args.epochs * n_batches
     # Cosine phase: 0 at anchor_update rising linearly to 1 at end_update. A deadline can pull
     # end_update in (below); the lr then anneals to 0 by the deadline instead of being cut off.
-    anchor_update, anchor_phase, end_update = 0, 0.0, total
-    recent_round_s = []   # seconds per update (validation included) of the recent rounds
+    st = LoopState(epoch_rng=rng.getstate(), end_update=total)
+    state = read_state(args.out, args.identity)
+    if state is not None:
+        st, log = resume_loop(state, model, opt, device)
+        same_rngs = state["device_type"] == device.type and len(state["worker_rngs"]) == world
+        if same_rngs:
+            restore_rng(state["worker_rngs"][rank], device)
+        else:   # the same schedule; other dropout masks than an uninterrupted run's
+            torch.manual_seed(args.seed * 1000 + rank + 7919 * st.update)
+        if lead:
+            log.setdefault("resumed", []).append(
+                {"update": st.update, "elapsed_s": round(st.elapsed_s, 1), "workers": world,
+                 "device": device.type, "same_rngs": same_rngs})
+            print(f"continuing the run in {state_path(args.out)} at update {st.update} "
+                  f"(epoch {st.epoch}, {st.elapsed_s / 60:.1f} min so far)", flush=True)
+        del state
+    if not lead:
+        st.recent_states = []
+    invocation_start = t_start
+    t_start -= st.elapsed_s   # the deadline and train_wall_s count every invocation's time
 
-    def cosine_phase(u):
-        return anchor_phase + (1.0 - anchor_phase) * ((u - anchor_update) / (end_update - anchor_update))
-
-    slowest_round_s, round_start, update = 0.0, time.time(), 0
+    round_start = time.time()
     round_loss = round_tok = 0
-    stop = False
-    bar = tqdm(total=total, desc="train", mininterval=15, file=sys.stdout, disable=not lead)
-    for epoch in range(1, args.epochs + 1):
+    stop = pause = st.finished
+    bar = tqdm(total=total, initial=st.update, desc="train", mininterval=15, file=sys.stdout,
+               disable=not lead)
+    while not (stop or pause) and st.epoch <= args.epochs:
         model.train()
-        for b in make_batches(examples, args.batch_size, rng):
+        rng.setstate(st.epoch_rng)
+        batches = make_batches(examples, args.batch_size, rng)
+        next_epoch_rng = rng.getstate()
+        for b in batches[st.batch_in_epoch:]:
             if args.schedule == "cosine":
-                lr_now = lr_scale * args.lr * 0.5 * (1.0 + math.cos(math.pi * cosine_phase(update)))
-                if update < args.warmup:
-                    lr_now *= (update + 1) / args.warmup
+                lr_now = st.lr_scale * args.lr * 0.5 * (1.0 + math.cos(math.pi * st.cosine_phase(st.update)))
+                if st.update < args.warmup:
+                    lr_now *= (st.update + 1) / args.warmup
                 for g in opt.param_groups:
                     g["lr"] = lr_now
             loss, ntok = train_step(model, opt, to_device(collate(examples, b[rank::world]), device),
                                     args.clip, world, args.label_smoothing)
             round_loss += loss
             round_tok += ntok
-            update += 1
+            st.update += 1
+            st.batch_in_epoch += 1
+            if st.batch_in_epoch == len(batches):
+                st.epoch, st.batch_in_epoch, st.epoch_rng = st.epoch + 1, 0, next_epoch_rng
             bar.update(1)
-            bar.set_postfix(epoch=epoch, loss=f"{round_loss / round_tok:.3f}", refresh=False)
-            if update % args.eval_every and update != end_update:
+            bar.set_postfix(epoch=st.epoch, loss=f"{round_loss / round_tok:.3f}", refresh=False)
+            if st.update % args.eval_every and st.update != st.end_update:
                 continue
             # ---- validation round: dev WER/PER, keep best, lr halving, early stop, deadline.
             # The lead worker validates and decides; the others wait for its decision.
@@ -286,113 +255,66 @@ def train_worker(rank, args):
                 # Workers apply identical updates; re-sync anyway so no float drift can build up.
                 for p in model.parameters():
                     dist.broadcast(p.data, 0)
-            decision = torch.zeros(5)  # [lr, stop, improved, rollback, end_update]
-            decision[4] = end_update
+            decision = torch.zeros(6)  # [lr, stop, improved, rollback, end_update, pause]
+            decision[4] = st.end_update
             if lead:
-                train_s = time.time() - round_start
-                t0 = time.time()
-                dev = evaluate(model, src_vocab, tgt_vocab, dev_refs, greedy_opts)
-                model.train()
-                lr = opt.param_groups[0]["lr"]
-                prev_update = log["evals"][-1]["update"] if log["evals"] else 0
-                entry = {"update": update, "epoch": round(update / n_batches, 3),
-                         "train_nll": round_loss / round_tok, "dev_wer": dev["wer"],
-                         "dev_per": dev["per"], "lr": lr, "train_s": round(train_s, 1),
-                         "s_per_batch": round(train_s / (update - prev_update), 4),
-                         "eval_s": round(time.time() - t0, 1)}
-                improved = best_wer is None or dev["wer"] < best_wer
-                plateau = best_wer is not None and dev["wer"] > best_wer - PLATEAU_MIN_GAIN
-                if improved:
-                    best_wer, best_entry = dev["wer"], entry
-                    entry["best"] = True
-                # Divergence (seen on GPU runs: a local-p model jumping from 30 % to 51 % dev
-                # WER mid-run and never recovering): go back to the best weights and optimizer
-                # state and continue with half the lr, rather than train on from a broken model.
-                rollback = not improved and dev["wer"] > best_wer + args.rollback_gap
-                if rollback:
-                    entry["rollback_to"] = best_entry["update"]
-                    log["rollbacks"].append({"update": update, "dev_wer": dev["wer"],
-                                             "to_update": best_entry["update"]})
-                bad_evals = 0 if improved else bad_evals + 1
-                if args.schedule != "plateau":
-                    plateau, bad_evals = False, 0   # the schedule sets the lr; no early stop
-                if plateau:
-                    lr = lr / 2
-                log["evals"].append(entry)
-                bar.write(f"update {update} (epoch {entry['epoch']:.2f}): nll={entry['train_nll']:.4f} "
-                          f"dev WER={dev['wer']:.2f} PER={dev['per']:.2f} lr={entry['lr']:g} "
-                          f"s/batch={entry['s_per_batch']}{' *' if improved else ''}"
-                          f"{' (plateau: lr halved)' if plateau else ''}"
-                          f"{' (diverged: back to the best, lr halved)' if rollback else ''}")
-                sys.stdout.flush()
-                with open(os.path.join(args.out, "train_log.json"), "w") as f:
-                    json.dump(log, f, indent=2)
-                if args.average_last > 1:
-                    # A rollback discards the diverged weights, so nothing before it is averaged.
-                    recent_states = [] if rollback else (recent_states + [
-                        {k: v.detach().to("cpu", copy=True) for k, v in model.state_dict().items()}
-                    ])[-args.average_last:]
-                if improved:
-                    save_checkpoint(model, src_vocab, tgt_vocab, args.out,
-                                    {"update": str(update), "dev_wer": f"{dev['wer']:.2f}"})
-                slowest_round_s = max(slowest_round_s, time.time() - round_start)
-                recent_round_s = (recent_round_s + [(time.time() - round_start) /
-                                                    (update - prev_update)])[-3:]
-                elapsed = time.time() - t_start
-                if (args.schedule == "cosine" and args.deadline_min > 0 and update < end_update):
-                    # The slowest of the last three rounds predicts the rest: if the planned
-                    # updates would end past the deadline, end the cosine earlier.
-                    fits = int((60 * args.deadline_min - elapsed) / max(recent_round_s))
-                    if update + fits < end_update:
-                        new_end = max(update + 1, update + fits)
-                        log.setdefault("deadline_reschedules", []).append(
-                            {"update": update, "elapsed_s": round(elapsed, 1),
-                             "end_update": new_end, "planned_end_update": end_update})
-                        bar.write(f"deadline: the cosine now ends at update {new_end} "
-                                  f"(planned {end_update})")
-                        decision[4] = new_end
-                if bad_evals >= PATIENCE:
-                    bar.write(f"early stop: {PATIENCE} validations without dev WER improvement")
-                    stop = True
-                elif (args.schedule == "plateau" and args.deadline_min > 0 and update != total
-                      and elapsed + slowest_round_s > 60 * args.deadline_min):
-                    log["stopped_by_deadline"] = {"update": update, "elapsed_s": round(elapsed, 1)}
-                    bar.write(f"deadline: stopping after update {update} ({elapsed:.0f} s elapsed)")
-                    stop = True
-                decision[0], decision[1] = lr, float(stop)
-                decision[2], decision[3] = float(improved), float(rollback)
+                decide(st, decision, log, model, opt, round_loss / round_tok, round_start,
+                       n_batches, t_start, invocation_start, bar, args,
+                       lambda: evaluate(model, src_vocab, tgt_vocab, dev_refs, greedy_opts),
+                       lambda u, wer: save_checkpoint(model, src_vocab, tgt_vocab, args.out,
+                                                      {"update": str(u), "dev_wer": f"{wer:.2f}"}))
             if world > 1:
                 dist.broadcast(decision, 0)
             # Every worker keeps its own copy of the best state, so all can roll back alike.
             if decision[2]:
-                best_state = {k: v.detach().clone() for k, v in model.state_dict().items()}
-                best_opt_state = copy.deepcopy(opt.state_dict())
+                st.best_state = {k: v.detach().clone() for k, v in model.state_dict().items()}
+                st.best_opt_state = copy.deepcopy(opt.state_dict())
             if decision[3]:
-                model.load_state_dict(best_state)
-                opt.load_state_dict(copy.deepcopy(best_opt_state))
-                lr_scale *= 0.5
+                model.load_state_dict(st.best_state)
+                opt.load_state_dict(copy.deepcopy(st.best_opt_state))
+                st.lr_scale *= 0.5
                 decision[0] = decision[0] * 0.5
             for g in opt.param_groups:
                 g["lr"] = float(decision[0])
-            stop = bool(decision[1])
-            if int(decision[4]) != end_update:
-                anchor_phase, anchor_update, end_update = cosine_phase(update), update, int(decision[4])
-            if update >= end_update:
+            stop, pause = bool(decision[1]), bool(decision[5])
+            if int(decision[4]) != st.end_update:
+                st.anchor_phase, st.anchor_update, st.end_update = (st.cosine_phase(st.update),
+                                                                    st.update, int(decision[4]))
+            if st.update >= st.end_update:
                 stop = True
+            st.finished = stop
+            st.elapsed_s = time.time() - t_start
+            save_loop_state(st, model, opt, log, rank, world, device, args)
             round_start, round_loss, round_tok = time.time(), 0, 0
-            if stop:
+            if stop or pause:
                 break
-        if stop:
-            break
     bar.close()
+    if pause and not st.finished:
+        if lead:
+            print(f"paused at update {st.update} of {st.end_update}: run the same command again "
+                  f"to continue", flush=True)
+        return
 
     # ---- the weights to keep, then the final evaluation (metrics.json)
     run = RunEnd(model=model, src_vocab=src_vocab, tgt_vocab=tgt_vocab, dev_refs=dev_refs,
                  test_refs=test_refs, greedy_opts=greedy_opts, beam_opts=beam_opts, log=log,
                  out=args.out, rank=rank, world=world, t_start=t_start)
-    keep_weights(run, best_state, best_entry, best_wer, recent_states, update, args.average_last)
+    keep_weights(run, st.best_state, st.best_entry, st.best_wer, st.recent_states, st.update,
+                 args.average_last)
     if not args.skip_final_eval:
         final_evaluation(run)
+    if lead:
+        remove_state(args.out)
+
+
+def save_loop_state(st, model, opt, log, rank, world, device, args):
+    """Every validation: each worker's dropout rng to the lead, which writes train_state.pt."""
+    rngs = [rng_snapshot(device)]
+    if world > 1:
+        rngs = [None] * world
+        dist.all_gather_object(rngs, rng_snapshot(device))
+    if rank == 0:
+        write_state(args.out, args, st, model, opt, log, rngs, device.type)
 
 
 if __name__ == "__main__":

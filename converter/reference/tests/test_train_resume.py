@@ -1,0 +1,123 @@
+"""train.py's resumable runs (train_resume.py): a run paused at every validation and continued by
+the same command ends with the weights and log of one uninterrupted run, bit for bit; a state
+left by another run, or a corrupt one, is refused by name; another worker count continues the
+same schedule. Each case trains a tiny Transformer on 600 lines for a few seconds."""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+
+from _path import REPO_ROOT
+
+from train_resume import EXIT_PAUSED, STATE_FILE  # noqa: E402
+
+TRAIN = os.path.join(REPO_ROOT, "converter", "reference", "train.py")
+DATA = os.path.join(REPO_ROOT, "data", "g2p")
+# 600 lines / 64 = 10 batches an epoch; validations every 4 updates fall mid-epoch (4, 8, 12,
+# 16) and at an epoch's end (20), so resuming re-draws a half-trained epoch's batches too.
+TINY = ["--model", "transformer", "--set", "d_model=16", "--set", "ffn=32", "--set", "heads=2",
+        "--set", "enc_layers=1", "--set", "dec_layers=1", "--batch-size", "64",
+        "--eval-every", "4", "--epochs", "2", "--average-last", "3", "--label-smoothing", "0.1",
+        "--warmup", "5", "--skip-final-eval"]
+TIMINGS = ("train_s", "s_per_batch", "eval_s")
+
+
+def write_head(src, dst, n):
+    with open(src, encoding="utf-8") as f, open(dst, "w", encoding="utf-8") as g:
+        for i, line in enumerate(f):
+            if i == n:
+                break
+            g.write(line)
+
+
+def without_timings(evals):
+    return [{k: v for k, v in e.items() if k not in TIMINGS} for e in evals]
+
+
+class TrainResumeTest(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.data = os.path.join(self.tmp.name, "data")
+        os.makedirs(self.data)
+        for name, n in (("train.tsv", 600), ("dev.tsv", 40), ("test.tsv", 40)):
+            write_head(os.path.join(DATA, name), os.path.join(self.data, name), n)
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def train(self, out, *extra):
+        cmd = [sys.executable, TRAIN, "--data", self.data, "--out", out, *TINY, *extra]
+        return subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+
+    def train_to_end(self, out, *extra):
+        """Runs the command until it no longer pauses; returns the exit codes and the log."""
+        codes = []
+        while len(codes) < 20:
+            r = self.train(out, *extra)
+            codes.append(r.returncode)
+            if r.returncode != EXIT_PAUSED:
+                break
+        self.assertEqual(codes[-1], 0, r.stderr[-2000:])
+        with open(os.path.join(out, "train_log.json")) as f:
+            return codes, json.load(f)
+
+    def read(self, out, name="model.safetensors"):
+        with open(os.path.join(out, name), "rb") as f:
+            return f.read()
+
+    def test_paused_at_every_validation_ends_as_one_run(self):
+        whole, paused = (os.path.join(self.tmp.name, n) for n in ("whole", "paused"))
+        codes, log = self.train_to_end(whole)
+        self.assertEqual(codes, [0])
+        codes, resumed_log = self.train_to_end(paused, "--pause-after-min", "0")
+        # Five validations: a pause after each of the first four, the fifth ends the cosine.
+        self.assertEqual(codes, [EXIT_PAUSED] * 4 + [0])
+        self.assertEqual([r["update"] for r in resumed_log["resumed"]], [4, 8, 12, 16])
+        self.assertTrue(all(r["same_rngs"] for r in resumed_log["resumed"]))
+        self.assertEqual(self.read(paused), self.read(whole))
+        self.assertEqual(without_timings(resumed_log["evals"]), without_timings(log["evals"]))
+        self.assertEqual(resumed_log["averaging"], log["averaging"])
+        self.assertEqual(resumed_log["best"], log["best"])
+        self.assertFalse(os.path.exists(os.path.join(paused, STATE_FILE)))
+
+    def test_state_of_another_run_is_refused_by_name(self):
+        out = os.path.join(self.tmp.name, "out")
+        self.assertEqual(self.train(out, "--pause-after-min", "0").returncode, EXIT_PAUSED)
+        state = self.read(out, STATE_FILE)
+        r = self.train(out, "--lr", "1e-3")
+        self.assertEqual(r.returncode, 1)
+        self.assertIn("belongs to another run", r.stderr)
+        self.assertIn("lr: saved 0.002, now 0.001", r.stderr)
+        with open(os.path.join(self.data, "train.tsv"), "a", encoding="utf-8") as f:
+            f.write("zyzzyva\tZ IH Z IY V AH\n")
+        r = self.train(out)
+        self.assertEqual(r.returncode, 1)
+        self.assertIn("train.tsv: other content", r.stderr)
+        self.assertEqual(self.read(out, STATE_FILE), state)   # refused, not overwritten
+
+    def test_corrupt_state_is_refused(self):
+        out = os.path.join(self.tmp.name, "out")
+        os.makedirs(out)
+        with open(os.path.join(out, STATE_FILE), "wb") as f:
+            f.write(b"PK\x03\x04 not a state")
+        r = self.train(out)
+        self.assertEqual(r.returncode, 1)
+        self.assertIn("not a readable training state", r.stderr)
+        self.assertNotIn("Traceback", r.stderr)
+
+    def test_another_worker_count_continues_the_same_schedule(self):
+        whole, moved = (os.path.join(self.tmp.name, n) for n in ("whole", "moved"))
+        _, log = self.train_to_end(whole, "--workers", "2")
+        self.assertEqual(self.train(moved, "--workers", "2", "--pause-after-min", "0").returncode,
+                         EXIT_PAUSED)
+        _, moved_log = self.train_to_end(moved, "--workers", "1")
+        self.assertEqual(moved_log["resumed"][0]["same_rngs"], False)
+        self.assertEqual([(e["update"], e["lr"]) for e in moved_log["evals"]],
+                         [(e["update"], e["lr"]) for e in log["evals"]])
+        self.assertEqual(without_timings(moved_log["evals"][:1]), without_timings(log["evals"][:1]))
+
+
+if __name__ == "__main__":
+    unittest.main()
