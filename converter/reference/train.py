@@ -32,7 +32,7 @@ deterministic (epoch 1 of a rerun gave the shipped run's dev WER to the last dig
 acts, the number of updates depends on the machine's speed, which varies by 30 % on this VM.
 The final evaluation takes about 1.5 min.
 
-Resumable (train_resume.py): every validation writes OUT/train_state.pt, and running the same
+Resumable (train_resume.py): every validation writes OUT/train_state.safetensors, and running the same
 command again continues the run from there (same device and worker count: bit for bit the
 result of one uninterrupted invocation). ``--pause-after-min M`` ends an invocation at the last
 validation before M minutes run out (exit status 75), so a run longer than the jobs a machine
@@ -308,7 +308,7 @@ def train_worker(rank, args):
 
 
 def save_loop_state(st, model, opt, log, rank, world, device, args):
-    """Every validation: each worker's dropout rng to the lead, which writes train_state.pt."""
+    """Every validation: each worker's dropout rng to the lead, which writes train_state.safetensors."""
     rngs = [rng_snapshot(device)]
     if world > 1:
         rngs = [None] * world

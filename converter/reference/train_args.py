@@ -69,6 +69,6 @@ def build_parser(description=None):
     ap.add_argument("--pause-after-min", type=float, default=None, metavar="M",
                     help="end this invocation at the first validation after which the next "
                          "round would end past M minutes of it (0: at the first validation), "
-                         "leaving the run's state in OUT/train_state.pt; the same command then "
+                         "leaving the run's state in OUT/train_state.safetensors; the same command then "
                          "continues the run (train_resume.py). Exit status 75 while paused")
     return ap

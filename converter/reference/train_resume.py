@@ -1,5 +1,5 @@
 """train.py's resumable state: what the training loop carries from one validation to the next,
-written to <out>/train_state.pt at every validation, so that running the same command again
+written to <out>/train_state.safetensors at every validation, so that running the same command again
 continues the run where it stopped (``--pause-after-min``, a killed job, a machine given back)
 rather than starting over. On the same device type and worker count the continued run ends
 with the same weights and log, bit for bit, as one uninterrupted invocation (the batch order's
@@ -11,16 +11,26 @@ The file holds the current weights and Adam state, the best validation's weights
 validations, the cosine's anchors, the deadline's timings, the train log, and the flags and data
 that define the run (``run_identity``): a state written by another run is refused by name, never
 silently continued. It is removed once the run has written its final weights and metrics.
-Written to a temporary file and renamed, so a kill mid-write leaves the previous state whole.
+
+Format: no pickle (a state can come from another machine, and torch.load would run whatever a
+pickle says): a safetensors file (safetensors_io.py) whose float32 tensors are named by their
+path in the state ("model/encoder...", "optimizer/state/3/exp_avg"), and whose metadata
+"train_state" is the JSON of everything else, each tensor there replaced by {"$f32": its name};
+rng states (bytes) are base64. Written to a temporary file and renamed, so a kill mid-write
+leaves the previous state whole.
 """
+import base64
 import copy
 import hashlib
+import json
 import os
 from dataclasses import dataclass, field
 
 import torch
 
-STATE_FILE = "train_state.pt"
+from safetensors_io import load_file, save_file
+
+STATE_FILE = "train_state.safetensors"
 STATE_VERSION = 1
 EXIT_PAUSED = 75   # sysexits.h EX_TEMPFAIL: not done, run the same command again
 CURRENT = "current"   # in a saved LoopState: this copy equals the saved weights / Adam state
@@ -49,6 +59,50 @@ def run_identity(args):
     return ident
 
 
+def encode(tree, name, tensors):
+    """`tree` as JSON values; float32 tensors go to `tensors` under their path `name`."""
+    if torch.is_tensor(tree):
+        if tree.dtype == torch.float32:
+            tensors[name] = tree
+            return {"$f32": name}
+        if tree.dtype == torch.uint8:   # rng states
+            return {"$u8": base64.b64encode(tree.cpu().numpy().tobytes()).decode("ascii")}
+        raise TypeError(f"{name}: cannot save a {tree.dtype} tensor")
+    if isinstance(tree, dict):   # keys may be ints (optimizer state): kept as pairs
+        return {"$dict": [[k, encode(v, f"{name}/{k}", tensors)] for k, v in tree.items()]}
+    if isinstance(tree, (list, tuple)):
+        return {"$tuple" if isinstance(tree, tuple) else "$list":
+                [encode(v, f"{name}/{i}", tensors) for i, v in enumerate(tree)]}
+    if tree is None or isinstance(tree, (bool, int, float, str)):
+        return tree
+    raise TypeError(f"{name}: cannot save a {type(tree).__name__}")
+
+
+def decode(node, tensors):
+    if not isinstance(node, dict):
+        if isinstance(node, list):
+            raise TypeError("a bare JSON list")
+        return node
+    if "$f32" in node:
+        return tensors[node["$f32"]]
+    if "$u8" in node:
+        return torch.frombuffer(bytearray(base64.b64decode(node["$u8"])), dtype=torch.uint8)
+    if "$dict" in node:
+        return {k: decode(v, tensors) for k, v in node["$dict"]}
+    if "$list" in node:
+        return [decode(v, tensors) for v in node["$list"]]
+    if "$tuple" in node:
+        return tuple(decode(v, tensors) for v in node["$tuple"])
+    raise TypeError(f"unknown node {sorted(node)[:3]}")
+
+
+def decode_file(path):
+    tensors, metadata = load_file(path)
+    if "train_state" not in metadata:
+        raise KeyError("no train_state metadata")
+    return decode(json.loads(metadata["train_state"]), tensors)
+
+
 def state_path(out):
     return os.path.join(out, STATE_FILE)
 
@@ -60,14 +114,14 @@ def read_state(out, identity):
     if not os.path.exists(path):
         return None
     try:
-        state = torch.load(path, map_location="cpu")
-    except Exception as e:   # a truncated or foreign file: say which, do not train over it
+        state = decode_file(path)
+    except (OSError, ValueError, KeyError, TypeError) as e:   # truncated, foreign or edited
         raise SystemExit(f"{path}: not a readable training state ({type(e).__name__}: {e}); "
                          f"remove it to start over")
-    if not isinstance(state, dict) or state.get("version") != STATE_VERSION:
+    if state.get("version") != STATE_VERSION:
         raise SystemExit(f"{path}: training state of another format version "
-                         f"({state.get('version') if isinstance(state, dict) else '?'}, this "
-                         f"train.py writes {STATE_VERSION}); remove it to start over")
+                         f"({state.get('version')}, this train.py writes {STATE_VERSION}); "
+                         f"remove it to start over")
     saved = state["identity"]
     differ = sorted(k for k in set(saved) | set(identity) if saved.get(k) != identity.get(k))
     if differ:
@@ -180,7 +234,9 @@ def write_state(out, args, loop, model, opt, log, worker_rngs, device_type):
     path = state_path(out)
     tmp = f"{path}.tmp.{os.getpid()}"
     try:
-        torch.save(blob, tmp)
+        tensors = {}
+        skeleton = encode(blob, "", tensors)
+        save_file(tensors, tmp, {"train_state": json.dumps(skeleton, separators=(",", ":"))})
         os.replace(tmp, path)
     finally:
         if os.path.exists(tmp):

@@ -4,6 +4,7 @@ left by another run, or a corrupt one, is refused by name; another worker count 
 same schedule. Each case trains a tiny Transformer on 600 lines for a few seconds."""
 import json
 import os
+import random
 import subprocess
 import sys
 import tempfile
@@ -11,7 +12,9 @@ import unittest
 
 from _path import REPO_ROOT
 
-from train_resume import EXIT_PAUSED, STATE_FILE  # noqa: E402
+import torch  # noqa: E402
+
+from train_resume import EXIT_PAUSED, STATE_FILE, decode, encode, same_tree  # noqa: E402
 
 TRAIN = os.path.join(REPO_ROOT, "converter", "reference", "train.py")
 DATA = os.path.join(REPO_ROOT, "data", "g2p")
@@ -99,13 +102,32 @@ class TrainResumeTest(unittest.TestCase):
 
     def test_corrupt_state_is_refused(self):
         out = os.path.join(self.tmp.name, "out")
-        os.makedirs(out)
-        with open(os.path.join(out, STATE_FILE), "wb") as f:
-            f.write(b"PK\x03\x04 not a state")
-        r = self.train(out)
-        self.assertEqual(r.returncode, 1)
-        self.assertIn("not a readable training state", r.stderr)
-        self.assertNotIn("Traceback", r.stderr)
+        self.assertEqual(self.train(out, "--pause-after-min", "0").returncode, EXIT_PAUSED)
+        state = self.read(out, STATE_FILE)
+        for bad in (state[:len(state) // 2],                              # truncated
+                    b"\x10\x00\x00\x00\x00\x00\x00\x00{\"x\": 1}  not a state",  # no state
+                    state.replace(b'$f32', b'$f64', 1)):                    # an edited node
+            self.assertNotEqual(bad, state)
+            with open(os.path.join(out, STATE_FILE), "wb") as f:
+                f.write(bad)
+            r = self.train(out)
+            self.assertEqual(r.returncode, 1)
+            self.assertIn("not a readable training state", r.stderr)
+            self.assertNotIn("Traceback", r.stderr)
+
+    def test_encode_decode_round_trip(self):
+        g = torch.Generator().manual_seed(3)
+        tree = {"w": torch.randn(3, 2, generator=g), "step": torch.tensor(7.0),
+                "rng": torch.get_rng_state(), 4: [1, 2.5, None, True, "x"],
+                "py_rng": random.Random(1).getstate()}
+        tensors = {}
+        skeleton = json.loads(json.dumps(encode(tree, "", tensors)))
+        back = decode(skeleton, tensors)
+        self.assertTrue(same_tree(back, tree))
+        self.assertIsInstance(back["py_rng"][1], tuple)
+        random.Random().setstate(back["py_rng"])
+        with self.assertRaises(TypeError):
+            encode({"i": torch.zeros(2, dtype=torch.int64)}, "", {})
 
     def test_another_worker_count_continues_the_same_schedule(self):
         whole, moved = (os.path.join(self.tmp.name, n) for n in ("whole", "moved"))
