@@ -9,7 +9,7 @@ import sys
 import tempfile
 import unittest
 
-from _path import REPO_ROOT
+from _tiny_data import TRAIN, write_tiny_data
 
 import torch  # noqa: E402
 
@@ -20,29 +20,16 @@ from search import DecodeOptions  # noqa: E402
 from train import EVAL_MAX_LEN  # noqa: E402
 from train_final import average_state_dicts  # noqa: E402
 
-TRAIN = os.path.join(REPO_ROOT, "converter", "reference", "train.py")
-DATA = os.path.join(REPO_ROOT, "data", "g2p")
 TINY = ["--set", "enc_hidden=16", "--set", "dec_hidden=16", "--set", "attn_hidden=8",
         "--set", "src_embed=8", "--set", "tgt_embed=8", "--batch-size", "64", "--eval-every", "2",
         "--skip-final-eval"]
 LR = 2e-3
 
 
-def write_head(src, dst, n):
-    with open(src, encoding="utf-8") as f, open(dst, "w", encoding="utf-8") as g:
-        for i, line in enumerate(f):
-            if i == n:
-                break
-            g.write(line)
-
-
 class TrainGuardsTest(unittest.TestCase):
     def setUp(self):
         self.tmp = tempfile.TemporaryDirectory()
-        self.data = os.path.join(self.tmp.name, "data")
-        os.makedirs(self.data)
-        for name, n in (("train.tsv", 600), ("dev.tsv", 40), ("test.tsv", 40)):
-            write_head(os.path.join(DATA, name), os.path.join(self.data, name), n)
+        self.data = write_tiny_data(os.path.join(self.tmp.name, "data"))
         self.out = os.path.join(self.tmp.name, "out")
 
     def tearDown(self):

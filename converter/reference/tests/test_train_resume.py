@@ -10,14 +10,12 @@ import sys
 import tempfile
 import unittest
 
-from _path import REPO_ROOT
+from _tiny_data import TRAIN, write_tiny_data
 
 import torch  # noqa: E402
 
 from train_resume import EXIT_PAUSED, STATE_FILE, decode, encode, same_tree  # noqa: E402
 
-TRAIN = os.path.join(REPO_ROOT, "converter", "reference", "train.py")
-DATA = os.path.join(REPO_ROOT, "data", "g2p")
 # 600 lines / 64 = 10 batches an epoch; validations every 4 updates fall mid-epoch (4, 8, 12,
 # 16) and at an epoch's end (20), so resuming re-draws a half-trained epoch's batches too.
 TINY = ["--model", "transformer", "--set", "d_model=16", "--set", "ffn=32", "--set", "heads=2",
@@ -27,14 +25,6 @@ TINY = ["--model", "transformer", "--set", "d_model=16", "--set", "ffn=32", "--s
 TIMINGS = ("train_s", "s_per_batch", "eval_s")
 
 
-def write_head(src, dst, n):
-    with open(src, encoding="utf-8") as f, open(dst, "w", encoding="utf-8") as g:
-        for i, line in enumerate(f):
-            if i == n:
-                break
-            g.write(line)
-
-
 def without_timings(evals):
     return [{k: v for k, v in e.items() if k not in TIMINGS} for e in evals]
 
@@ -42,10 +32,7 @@ def without_timings(evals):
 class TrainResumeTest(unittest.TestCase):
     def setUp(self):
         self.tmp = tempfile.TemporaryDirectory()
-        self.data = os.path.join(self.tmp.name, "data")
-        os.makedirs(self.data)
-        for name, n in (("train.tsv", 600), ("dev.tsv", 40), ("test.tsv", 40)):
-            write_head(os.path.join(DATA, name), os.path.join(self.data, name), n)
+        self.data = write_tiny_data(os.path.join(self.tmp.name, "data"))
 
     def tearDown(self):
         self.tmp.cleanup()
