@@ -42,20 +42,13 @@ IDENTITY_FLAGS = ("epochs", "batch_size", "eval_every", "lr", "clip", "seed", "s
                   "rollback_gap", "average_last", "deadline_min")
 
 
-def file_sha256(path):
-    h = hashlib.sha256()
-    with open(path, "rb") as f:
-        for chunk in iter(lambda: f.read(1 << 20), b""):
-            h.update(chunk)
-    return h.hexdigest()
-
-
 def run_identity(args):
     """The flags, config and data (by content, not path) a state must match to be continued."""
     ident = {k: getattr(args, k) for k in IDENTITY_FLAGS}
     ident["config"] = dict(args.config)
     for name in ("train.tsv", "dev.tsv"):
-        ident[name] = file_sha256(os.path.join(args.data, name))
+        with open(os.path.join(args.data, name), "rb") as f:
+            ident[name] = hashlib.file_digest(f, "sha256").hexdigest()
     return ident
 
 
@@ -176,10 +169,10 @@ def restore_rng(snap, device):
 
 
 def to_cpu(tree):
-    """A copy of a state dict / optimizer state with every tensor on the CPU (map_location
-    does the reverse on load)."""
+    """A state dict / optimizer state with every tensor on the CPU, for writing at once: CPU
+    tensors are the live ones, not copies (load_state_dict moves them back to the device)."""
     if torch.is_tensor(tree):
-        return tree.detach().to("cpu", copy=True)
+        return tree.detach().to("cpu")
     if isinstance(tree, dict):
         return {k: to_cpu(v) for k, v in tree.items()}
     if isinstance(tree, (list, tuple)):
