@@ -10,7 +10,8 @@ beam K: beam search, n-best 1, no penalties, max length 64) and writes one line 
 in file order: ``word<TAB>output phonemes<TAB>score`` (score: the hypothesis' final score, a
 natural-log probability here, printed with %.6f). The file is written to a temporary name and
 renamed, so a failed run never leaves half of one. The shipped models keep theirs in
-``models/<name>/outputs/test.{greedy,beam5}.tsv`` (train.py writes them with metrics.json).
+``models/<name>/outputs/test.{greedy,beam5}.tsv``, written by this command after training
+(train.py writes metrics.json, not these).
 
 `compare` takes a runtime's outputs in the same format (``edgenmt eval --outputs FILE``) and
 compares them word by word with the golden file. Every difference is listed with both
