@@ -284,7 +284,9 @@ TEST_F(TranslatorTest, TranslateMatchesTranslateIdsAndDetokenizes) {
     }
     EXPECT_EQ(texts.back(), expected);
     EXPECT_EQ(strlen(h.text), h.text_length);
-    if (n > 0) EXPECT_LE(h.score, by_text.hypotheses[n - 1].score);
+    if (n > 0) {
+      EXPECT_LE(h.score, by_text.hypotheses[n - 1].score);
+    }
   }
   EXPECT_EQ(by_text.num_hypotheses, 3);
   TranslationResult by_ids;
