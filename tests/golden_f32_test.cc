@@ -107,7 +107,9 @@ TEST_P(GoldenTest, TeacherForcedLogProbsAndAttention) {
       // A near-tie may legitimately flip under float rounding; the margin says when.
       const bool clear_argmax =
           !tf.contains("argmax_margin") || tf["argmax_margin"][t].get<double>() > kTolerance;
-      if (clear_argmax) EXPECT_EQ(best, argmax[t]) << "word " << word["word"] << " step " << t;
+      if (clear_argmax) {
+        EXPECT_EQ(best, argmax[t]) << "word " << word["word"] << " step " << t;
+      }
       if (full) {
         const std::vector<double> row = tf["logprobs"][t];
         ASSERT_EQ(static_cast<int32_t>(row.size()), V);

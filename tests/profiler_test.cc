@@ -124,8 +124,12 @@ TEST(ProfilerTest, KernelOperationListing) {
       EXPECT_EQ(KernelOperationImplemented(b, i), expected) << KernelBackendName(b) << " " << name;
       const std::string provider = KernelOperationProvider(b, i);
       EXPECT_EQ(provider.empty(), !expected) << KernelBackendName(b) << " " << name;
-      if (b == KernelBackend::kReference && expected) EXPECT_EQ(provider, "reference");
-      if (packed && expected) EXPECT_EQ(provider, "xnnpack") << KernelBackendName(b);
+      if (b == KernelBackend::kReference && expected) {
+        EXPECT_EQ(provider, "reference");
+      }
+      if (packed && expected) {
+        EXPECT_EQ(provider, "xnnpack") << KernelBackendName(b);
+      }
     }
     if (KernelBackendAvailable(KernelBackend::kSimd)) {  // the products are never the reference
       if (name == "fully_connected_f32" || name == "fully_connected_s8_hybrid" ||

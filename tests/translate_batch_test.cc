@@ -77,7 +77,9 @@ void OnResult(void* user, int32_t index, Status status, const TranslationResult*
   const int32_t calls = (*outputs)[index].calls;
   (*outputs)[index] = Capture(status, result);
   (*outputs)[index].calls += calls;
-  if (status != Status::kOk) EXPECT_NE(detail[0], '\0') << "a failure says why";
+  if (status != Status::kOk) {
+    EXPECT_NE(detail[0], '\0') << "a failure says why";
+  }
 }
 
 struct Session {
