@@ -191,7 +191,7 @@ def train_worker(rank, args):
            "batch_size": args.batch_size, "workers": world, "threads_per_worker": args.threads,
            "clip": args.clip, "max_epochs": args.epochs, "eval_every": args.eval_every,
            "schedule": args.schedule, "label_smoothing": args.label_smoothing,
-           "warmup": args.warmup,
+           "warmup": args.warmup, "precision": args.precision,
            "patience": PATIENCE, "plateau_min_gain": PLATEAU_MIN_GAIN,
            "deadline_min": args.deadline_min, "rollback_gap": args.rollback_gap,
            "average_last": args.average_last, "rollbacks": [], "evals": []}
@@ -238,7 +238,7 @@ def train_worker(rank, args):
                 for g in opt.param_groups:
                     g["lr"] = lr_now
             loss, ntok = train_step(model, opt, to_device(collate(examples, b[rank::world]), device),
-                                    args.clip, world, args.label_smoothing)
+                                    args.clip, world, args.label_smoothing, args.precision)
             round_loss += loss
             round_tok += ntok
             st.update += 1

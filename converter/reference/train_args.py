@@ -16,7 +16,7 @@ def build_parser(description=None):
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--recipe", default="",
                     help="start from a named recipe's flags and config (recipes.py: g2p-en, "
-                         "g2p-en-transformer); flags given here win")
+                         "g2p-en-transformer, g2p-en-transformer-4x4); flags given here win")
     ap.add_argument("--data", default="data/g2p")
     ap.add_argument("--out", default="models/g2p-en")
     ap.add_argument("--epochs", type=int, default=DEFAULT_EPOCHS)
@@ -44,6 +44,10 @@ def build_parser(description=None):
                     help="data-parallel worker processes (each takes 1/N of every batch; "
                          "gradients are summed, so the update is the same as one process's)")
     ap.add_argument("--threads", type=int, default=1, help="torch threads per worker")
+    ap.add_argument("--precision", choices=("fp32", "bf16"), default="fp32",
+                    help="bf16: forward pass and loss under torch.autocast(bfloat16) (matrix "
+                         "products in bfloat16, weights, gradients and Adam state in float32); "
+                         "2.3-2.9x faster a batch on a CPU with AVX512_BF16 (this machine's EPYC)")
     ap.add_argument("--time-batches", type=int, default=0,
                     help="only time this many training batches, print s/batch and exit")
     ap.add_argument("--skip-final-eval", action="store_true")

@@ -46,6 +46,8 @@ def run_identity(args):
     """The flags, config and data (by content, not path) a state must match to be continued."""
     ident = {k: getattr(args, k) for k in IDENTITY_FLAGS}
     ident["config"] = dict(args.config)
+    if args.precision != "fp32":   # absent for fp32, so states written before the flag still match
+        ident["precision"] = args.precision
     for name in ("train.tsv", "dev.tsv"):
         with open(os.path.join(args.data, name), "rb") as f:
             ident[name] = hashlib.file_digest(f, "sha256").hexdigest()

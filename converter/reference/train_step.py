@@ -56,14 +56,16 @@ def collate(examples, batch):
     return src, lengths, tgt_in, tgt_out
 
 
-def train_step(model, opt, batch_tensors, clip, world=1, label_smoothing=0.0):
+def train_step(model, opt, batch_tensors, clip, world=1, label_smoothing=0.0, precision="fp32"):
     """One update on this worker's share of a batch. With world > 1 the loss is normalised by
     the batch's total target tokens (all workers) and the gradients are summed over workers,
-    so every worker applies the same update as one process on the whole batch would."""
+    so every worker applies the same update as one process on the whole batch would.
+    precision "bf16": the forward pass runs under bfloat16 autocast (the loss in float32)."""
     src, lengths, tgt_in, tgt_out = batch_tensors
-    logprobs, _ = model(src, lengths, tgt_in)
+    with torch.autocast(src.device.type, dtype=torch.bfloat16, enabled=precision == "bf16"):
+        logprobs, _ = model(src, lengths, tgt_in)
     # cross_entropy re-normalises its input, a no-op on log-probabilities; it adds smoothing.
-    loss = F.cross_entropy(logprobs.reshape(-1, logprobs.size(-1)), tgt_out.reshape(-1),
+    loss = F.cross_entropy(logprobs.float().reshape(-1, logprobs.size(-1)), tgt_out.reshape(-1),
                            ignore_index=PAD, reduction="sum", label_smoothing=label_smoothing)
     ntok = int((tgt_out != PAD).sum())
     total_tok = ntok
@@ -99,8 +101,8 @@ def time_batches(model, opt, examples, rng, args, rank, world, device):
     t0 = time.time()
     for b in batches[:n]:
         train_step(model, opt, to_device(collate(examples, b[rank::world]), device), args.clip,
-                   world, args.label_smoothing)
+                   world, args.label_smoothing, args.precision)
     spb = (time.time() - t0) / n
     if rank == 0:
         print(f"s/batch={spb:.3f} batches/epoch={len(batches)} s/epoch~{spb * len(batches):.0f} "
-              f"(batch {args.batch_size}: {world} worker(s) x {args.threads} thread(s))")
+              f"(batch {args.batch_size}: {world} worker(s) x {args.threads} thread(s), {args.precision})")

@@ -110,7 +110,7 @@ class MultiHeadAttention(nn.Module):
         """q [B, h, T, dh], k/v [B, h, S, dh], mask broadcastable to [B, h, T, S] (True = keep).
         Returns the output [B, T, d] and the weights [B, h, T, S]."""
         scores = torch.matmul(q, k.transpose(-1, -2)) / math.sqrt(self.d_head)
-        weights = torch.softmax(scores.masked_fill(~mask, float("-inf")), dim=-1)
+        weights = torch.softmax(scores.float().masked_fill(~mask, float("-inf")), dim=-1)
         out = torch.matmul(self.drop(weights), v)
         B, h, T, dh = out.shape
         return self.out_proj(out.transpose(1, 2).reshape(B, T, h * dh)), weights
@@ -210,7 +210,9 @@ class Transformer(nn.Module):
     def logprobs(self, x):
         if self.cfg.norm == "pre":
             x = self.decoder_norm(x)
-        return F.log_softmax(F.linear(x, self.output_weight(), self.generator.bias), dim=-1)
+        # .float(): a no-op in float32; under bfloat16 autocast (train.py --precision bf16) the
+        # log-softmax and the loss stay in float32.
+        return F.log_softmax(F.linear(x, self.output_weight(), self.generator.bias).float(), dim=-1)
 
     def embed_target(self, tokens, start):
         T = tokens.size(1)

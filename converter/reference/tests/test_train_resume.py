@@ -87,6 +87,21 @@ class TrainResumeTest(unittest.TestCase):
         self.assertIn("train.tsv: other content", r.stderr)
         self.assertEqual(self.read(out, STATE_FILE), state)   # refused, not overwritten
 
+    def test_bf16_run_resumes_bit_for_bit_and_is_its_own_run(self):
+        whole, paused = (os.path.join(self.tmp.name, n) for n in ("whole", "paused"))
+        codes, log = self.train_to_end(whole, "--precision", "bf16")
+        self.assertEqual((codes, log["precision"]), ([0], "bf16"))
+        self.assertLess(log["evals"][-1]["train_nll"], log["evals"][0]["train_nll"])
+        self.assertEqual(self.train(paused, "--precision", "bf16", "--pause-after-min", "0").returncode,
+                         EXIT_PAUSED)
+        r = self.train(paused)   # fp32 would be another run
+        self.assertEqual(r.returncode, 1)
+        self.assertIn("precision: saved 'bf16', now None", r.stderr)
+        codes, resumed_log = self.train_to_end(paused, "--precision", "bf16", "--pause-after-min", "0")
+        self.assertEqual(codes, [EXIT_PAUSED] * 3 + [0])
+        self.assertEqual(self.read(paused), self.read(whole))
+        self.assertEqual(without_timings(resumed_log["evals"]), without_timings(log["evals"]))
+
     def test_corrupt_state_is_refused(self):
         out = os.path.join(self.tmp.name, "out")
         self.assertEqual(self.train(out, "--pause-after-min", "0").returncode, EXIT_PAUSED)
