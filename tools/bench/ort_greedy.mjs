@@ -21,7 +21,8 @@
 // main thread's at most (+ 2 ticks of rounding); else it exits 3 rather than report a
 // multi-threaded figure. The second check also holds on a loaded machine, where wall time
 // alone would hide a second thread; it counts V8's helper threads (garbage collection) too,
-// which a one-thread figure should not lean on either.
+// which a one-thread figure should not lean on either: bench.py and check_ort.py run node with
+// --single-threaded-gc, so the collector runs on the main thread and is paid for there.
 import fs from 'node:fs';
 import { openG2p, BOS } from './ort_g2p.mjs';
 import { openTransformer } from './ort_transformer.mjs';

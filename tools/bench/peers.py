@@ -138,6 +138,10 @@ def torch_jobs(args):
 # ---- ONNX Runtime -------------------------------------------------------------------------
 ORT = "ONNX Runtime 1.30"
 ORT_MODELS = (("float32", "onnx-f32"), ("int8 (MatMulInteger, per channel)", "onnx-int8"))
+# V8's garbage collection on the main thread, not on helper threads: the one-thread check
+# (ort_greedy.mjs) once failed a pass on 22 ticks of helper-thread GC, and a one-thread figure
+# should pay for its collector itself.
+NODE_FLAGS = ("--single-threaded-gc",)
 
 
 def ort_missing(args):
@@ -173,8 +177,8 @@ def ort_jobs(args, sources, words, refs, kind="rnn"):
             return os.path.join(args.work, f"ort-{sub}-pass{i + 1}.json")
 
         def cmd(i, d=d, result=result):
-            return ["node", os.path.join(HERE, "ort_greedy.mjs"), args.node_dir, d, sources,
-                    result(i), str(args.max_len)] + ([kind] if kind != "rnn" else [])
+            return ["node", *NODE_FLAGS, os.path.join(HERE, "ort_greedy.mjs"), args.node_dir, d,
+                    sources, result(i), str(args.max_len)] + ([kind] if kind != "rnn" else [])
 
         def read(out, err, code, i, d=d, result=result):
             if code != 0:
