@@ -16,7 +16,8 @@ def build_parser(description=None):
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--recipe", default="",
                     help="start from a named recipe's flags and config (recipes.py: g2p-en, "
-                         "g2p-en-transformer, g2p-en-transformer-4x4); flags given here win")
+                         "g2p-en-transformer, g2p-en-transformer-4x4, "
+                         "g2p-en-transformer-4x4-tail); flags given here win")
     ap.add_argument("--data", default="data/g2p")
     ap.add_argument("--out", default="models/g2p-en")
     ap.add_argument("--epochs", type=int, default=DEFAULT_EPOCHS)
