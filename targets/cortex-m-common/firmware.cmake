@@ -37,8 +37,11 @@ function(edgenmt_add_cortex_m_firmware name)
   configure_file(${common}/model_blob.S ${blob} COPYONLY)
   add_executable(${name} ${common}/harness.cc ${common}/platform.c ${common}/semihosting.c
                  ${common}/startup.c ${blob} ${ARG_BOARD_SOURCES})
+  # A board's scripts may INCLUDE each other (an547_memory.ld): its folder is searched too.
+  get_filename_component(board_dir ${ARG_LINKER_SCRIPT} DIRECTORY)
+  file(GLOB board_scripts ${board_dir}/*.ld)
   set_target_properties(${name} PROPERTIES SUFFIX .elf
-                        LINK_DEPENDS "${ARG_LINKER_SCRIPT};${common}/sections.ld")
+                        LINK_DEPENDS "${board_scripts};${common}/sections.ld")
   target_include_directories(${name} PRIVATE ${common})
   target_link_libraries(${name} PRIVATE edgenmt_runtime)
   if(ARG_TRANSFORMER AND TARGET edgenmt_transformer_objects)
@@ -51,8 +54,8 @@ function(edgenmt_add_cortex_m_firmware name)
     OBJECT_DEPENDS ${ARG_MODEL})
   # Own startup code (no crt0); newlib with semihosting system calls (librdimon) for stdio.
   target_link_options(${name} PRIVATE -nostartfiles --specs=rdimon.specs
-    -T${ARG_LINKER_SCRIPT} -L${common} -Wl,-Map=$<TARGET_FILE_DIR:${name}>/${name}.map
-    -Wl,--print-memory-usage)
+    -T${ARG_LINKER_SCRIPT} -L${board_dir} -L${common}
+    -Wl,-Map=$<TARGET_FILE_DIR:${name}>/${name}.map -Wl,--print-memory-usage)
   if(NOT EXISTS ${ARG_MODEL})
     message(WARNING "${ARG_MODEL} does not exist yet: run `make build models` "
                     "before building the firmware")
