@@ -40,20 +40,18 @@ RECIPES = {
                    batch_size=512, eval_every=226, epochs=150, lr=1.5e-3, warmup=800,
                    label_smoothing=0.1, average_last=5, precision="bf16"),
         config=dict(enc_layers=4, dec_layers=4)),
-    # How the 4 + 4 run ended (models/g2p-en-transformer ships its weights): it was stopped after
-    # epoch 102 (dev 23.53), when training moved to a CPU without AVX-512 and bf16 arithmetic,
-    # where bf16 was emulated (9.4 s a batch against float32's 1.43 s) and its remaining 48
-    # epochs in float32 would have taken 4.3 hours. From its epoch-102 weights, a warm restart in
-    # float32 whose cosine starts at the lr the 150-epoch one had reached (3.5e-4) and anneals to
-    # 0 over 10 epochs, as --deadline-min shortens a cosine; fresh Adam moments, so 100 updates
-    # of warm-up.
-    "g2p-en-transformer-4x4-tail": dict(
-        flags=dict(model="transformer", out="models/g2p-en-transformer/run-4x4-tail",
-                   device="auto", batch_size=512, eval_every=226, epochs=10, lr=3.5e-4,
-                   warmup=100, label_smoothing=0.1, average_last=5, precision="fp32",
-                   init_from="models/g2p-en-transformer/run-4x4", first_epoch=103),
-        config=dict(enc_layers=4, dec_layers=4)),
 }
+# How the 4 + 4 run ended (models/g2p-en-transformer ships its weights): it was stopped after
+# epoch 102 (dev 23.53), when training moved to a CPU without AVX-512 and bf16 arithmetic, where
+# bf16 was emulated (9.4 s a batch against float32's 1.43 s) and its remaining 48 epochs in
+# float32 would have taken 4.3 hours. From its epoch-102 weights, a warm restart in float32 whose
+# cosine starts at the lr the 150-epoch one had reached (3.5e-4) and anneals to 0 over 10 epochs,
+# as --deadline-min shortens a cosine; fresh Adam moments, so 100 updates of warm-up.
+RECIPES["g2p-en-transformer-4x4-tail"] = dict(
+    flags=dict(RECIPES["g2p-en-transformer-4x4"]["flags"],
+               out="models/g2p-en-transformer/run-4x4-tail", epochs=10, lr=3.5e-4, warmup=100,
+               precision="fp32", init_from="models/g2p-en-transformer/run-4x4", first_epoch=103),
+    config=dict(RECIPES["g2p-en-transformer-4x4"]["config"]))
 
 
 def apply_recipe(parser, name):

@@ -2,6 +2,8 @@
 (train.py's docstring describes the recipe)."""
 import argparse
 
+from recipes import RECIPES
+
 DEFAULT_EPOCHS = 30
 PATIENCE = 3
 PLATEAU_MIN_GAIN = 0.5   # dev WER points: a smaller gain over the best counts as a plateau
@@ -15,9 +17,8 @@ def build_parser(description=None):
     ap = argparse.ArgumentParser(description=description,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--recipe", default="",
-                    help="start from a named recipe's flags and config (recipes.py: g2p-en, "
-                         "g2p-en-transformer, g2p-en-transformer-4x4, "
-                         "g2p-en-transformer-4x4-tail); flags given here win")
+                    help="start from a named recipe's flags and config (recipes.py: "
+                         f"{', '.join(RECIPES)}); flags given here win")
     ap.add_argument("--data", default="data/g2p")
     ap.add_argument("--out", default="models/g2p-en")
     ap.add_argument("--epochs", type=int, default=DEFAULT_EPOCHS)
