@@ -5,8 +5,8 @@
 # for int8-full (integer kernels are bit-exact, so every output is), less for float32 and the
 # hybrid scheme, whose vectorised sigmoid/tanh and float sums differ from libm and from the
 # reference's summation order by rounding (tolerance in tests/kernels_simd_test.cc).
-# With EDGENMT_REFERENCE_OUTPUTS set to a folder reference_outputs.sh wrote for the same model
-# and sources (a ctest fixture), the reference's outputs are read from it, not decoded again.
+# The reference's outputs come from reference_outputs.sh: the folder EDGENMT_REFERENCE_OUTPUTS
+# names (a ctest fixture wrote it once for every test of the model), else one written here.
 # usage: backends_agree.sh CLI MODEL DATA_TSV N BACKEND MIN_PERCENT [EMULATOR...]
 set -euo pipefail
 cli=$1 model=$2 data=$3 count=$4 backend=$5 min_percent=$6
@@ -16,21 +16,19 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 awk -F'\t' -v n="$count" 'NR <= n { print $1 }' "$data" > "$work/sources"
 saved=${EDGENMT_REFERENCE_OUTPUTS:-}
-if [[ -n "$saved" ]]; then
-  # The fixture's outputs must be for this model and these sources, and complete (model last).
-  [[ -f "$saved/model" && $(cat "$saved/model") == "$model" ]] &&
-    cmp -s "$saved/sources" "$work/sources" || {
-    echo "backends_agree: $saved holds no reference outputs for $model and these $count sources" \
-         "(its fixture test failed or did not run)" >&2
-    exit 1
-  }
+if [[ -z "$saved" ]]; then
+  saved=$work/reference_outputs
+  "$(dirname "$0")/reference_outputs.sh" "$cli" "$model" "$data" "$count" "$saved" "$@" > /dev/null
 fi
+# The outputs must be for this model and these sources, and complete (model is written last).
+[[ -f "$saved/model" && $(cat "$saved/model") == "$model" ]] &&
+  cmp -s "$saved/sources" "$work/sources" || {
+  echo "backends_agree: $saved holds no reference outputs for $model and these $count sources" \
+       "(its fixture test failed or did not run)" >&2
+  exit 1
+}
 for beam in 1 5; do
-  if [[ -n "$saved" ]]; then
-    cp "$saved/beam$beam" "$work/reference"
-  else
-    "$@" "$cli" translate -m "$model" --beam "$beam" --backend reference < "$work/sources" > "$work/reference"
-  fi
+  cp "$saved/beam$beam" "$work/reference"
   "$@" "$cli" translate -m "$model" --beam "$beam" --backend "$backend" < "$work/sources" > "$work/other"
   total=$(wc -l < "$work/reference")
   same=$(paste -d '\n' "$work/reference" "$work/other" | awk 'NR % 2 { a = $0; next } a == $0 { n++ } END { print n + 0 }')

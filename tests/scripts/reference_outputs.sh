@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The portable reference's outputs for the first N sources of a data split, greedy and beam 5,
-# written once into OUT_DIR (sources, model, beam1, beam5) for every backends_agree.sh run on
-# the same model to compare against (ctest fixture: tests/backend_agreement.cmake). Under QEMU
-# the reference is the slowest decode of all; each backend and SIMD level used to repeat it.
+# written into OUT_DIR (sources, model, beam1, beam5) for backends_agree.sh to compare against:
+# once for every agreement test of a model (ctest fixture: tests/backend_agreement.cmake), since
+# under QEMU the reference is the slowest decode of all, or by backends_agree.sh run on its own.
 # usage: reference_outputs.sh CLI MODEL DATA_TSV N OUT_DIR [EMULATOR...]
 set -euo pipefail
 cli=$1 model=$2 data=$3 count=$4 out=$5
