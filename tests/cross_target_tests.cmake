@@ -12,10 +12,10 @@ set(test_split ${PROJECT_SOURCE_DIR}/data/g2p/test.tsv)
 # within 0.1 nats (int8) and 1e-4 (float32): their activations are float, each level's vector
 # sigmoid/tanh/log-softmax rounds differently in the last bits (ARMv7 NEON also flushes
 # subnormals), and a hybrid activation requantized per row can then move by one int8 step
-# (measured: 0.052 nats; one beam-5 near-tie of 500 on armv7). float32 on 250 words: it is the
+# (measured: 0.052 nats; one beam-5 near-tie of 500 on armv7). float32 on 100 words: it is the
 # slowest scheme under QEMU (2 words/s at beam 5, 5 minutes for 500) and measured 500 of 500
-# identical within 1.2e-5 nats on both targets.
-foreach(check "int8-full|500|100|0|110" "int8|500|99.5|0.1|110" "f32|250|99.5|1e-4|160")
+# identical within 1.2e-5 nats on both targets; the host's float32 tests cover the whole split.
+foreach(check "int8-full|500|100|0|110" "int8|500|99.5|0.1|110" "f32|100|99.5|1e-4|70")
   string(REPLACE "|" ";" check "${check}")
   list(GET check 0 scheme)
   list(GET check 1 words)
@@ -39,10 +39,11 @@ if(EXISTS ${PROJECT_SOURCE_DIR}/models/g2p-en-transformer/metrics.json)
 endif()
 
 # The target's SIMD levels decode like its portable reference (int8-full identically), each end
-# to end on the first 100 test words: aarch64 plain NEON on QEMU's -cpu cortex-a72 and the dot
-# product on its default CPU; armv7 NEON. A level the emulated CPU lacks shows as skipped. The
-# reference's outputs come from one fixture per scheme (backend_agreement.cmake): the reference
-# binary is the same under either emulated CPU.
+# to end on the first 100 test words (float32 on 40: under QEMU its vector float arithmetic
+# decodes 3-4 times slower than int8, and both targets passed on 100): aarch64 plain NEON
+# on QEMU's -cpu cortex-a72 and the dot product on its default CPU; armv7 NEON. A level the
+# emulated CPU lacks shows as skipped. The reference's outputs come from one fixture per scheme
+# (backend_agreement.cmake): the reference binary is the same under either emulated CPU.
 if(CMAKE_SYSTEM_PROCESSOR MATCHES "^(aarch64|arm64)$")
   set(levels "neon|-cpu|cortex-a72" "neon-dotprod|")
 else()
@@ -55,15 +56,19 @@ foreach(scheme f32 int8 int8-full)
   else()
     set(min_percent 98)
   endif()
+  set(words 100)
+  if(scheme STREQUAL "f32")
+    set(words 40)
+  endif()
   set(fixture g2p-en.${scheme})
-  edgenmt_reference_outputs(${fixture} $<TARGET_FILE:edgenmt> ${model} ${test_split} 100
+  edgenmt_reference_outputs(${fixture} $<TARGET_FILE:edgenmt> ${model} ${test_split} ${words}
                             ${CMAKE_CROSSCOMPILING_EMULATOR})
   foreach(entry ${levels})
     string(REPLACE "|" ";" entry "${entry}")
     list(POP_FRONT entry level)
     add_test(NAME simd_${level}_agrees_with_reference_${scheme}
              COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/scripts/simd_level_agrees.sh ${level}
-                     $<TARGET_FILE:edgenmt> ${model} ${test_split} 100 ${min_percent}
+                     $<TARGET_FILE:edgenmt> ${model} ${test_split} ${words} ${min_percent}
                      ${CMAKE_CROSSCOMPILING_EMULATOR} ${entry})
     set_tests_properties(simd_${level}_agrees_with_reference_${scheme} PROPERTIES
                          TIMEOUT 900 SKIP_RETURN_CODE 77)
@@ -77,7 +82,7 @@ foreach(scheme f32 int8 int8-full)
     foreach(backend auto xnnpack)
       add_test(NAME ${backend}_agrees_with_reference_${scheme}
                COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/scripts/backends_agree.sh $<TARGET_FILE:edgenmt>
-                       ${model} ${test_split} 100 ${backend} ${min_percent}
+                       ${model} ${test_split} ${words} ${backend} ${min_percent}
                        ${CMAKE_CROSSCOMPILING_EMULATOR})
       set_tests_properties(${backend}_agrees_with_reference_${scheme} PROPERTIES TIMEOUT 900)
       edgenmt_agreement_uses_reference(${backend}_agrees_with_reference_${scheme} ${fixture})

@@ -4,9 +4,11 @@
 # 0.01) and the reference's output for every word (models/<name>/outputs/<split>.<search>.tsv,
 # written by converter/reference/golden_outputs.py), or a difference that is a near-tie under
 # the reference (golden_outputs.py compare lists each one with both scores).
-# usage: f32_matches_reference.sh CLI MODEL_FILE DATA_TSV CHECKPOINT_DIR SPLIT SEARCH BEAM
+# KEEP_DIR, if given, keeps the runtime's outputs (outputs.tsv, its eval line in `eval`, and
+# last `decode`: "MODEL_FILE DATA_TSV BEAM") for int8_accuracy.sh to compare the int8 files with.
+# usage: f32_matches_reference.sh CLI MODEL_FILE DATA_TSV CHECKPOINT_DIR SPLIT SEARCH BEAM [KEEP_DIR]
 set -euo pipefail
-cli=$1 model=$2 data=$3 checkpoint=$4 split=$5 search=$6 beam=$7
+cli=$1 model=$2 data=$3 checkpoint=$4 split=$5 search=$6 beam=$7 keep=${8:-}
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 golden=$checkpoint/outputs/$split.$search.tsv
 metrics=$checkpoint/metrics.json
@@ -15,6 +17,13 @@ trap 'rm -rf "$work"' EXIT
 
 line=$("$cli" eval -m "$model" --data "$data" --beam "$beam" --outputs "$work/outputs.tsv" | tail -n 1)
 echo "runtime:   $line"
+if [[ -n "$keep" ]]; then
+  rm -rf "$keep"
+  mkdir -p "$keep"
+  cp "$work/outputs.tsv" "$keep/outputs.tsv"
+  echo "$line" > "$keep/eval"
+  echo "$model $data $beam" > "$keep/decode"
+fi
 expected=$(/usr/bin/python3 -c '
 import json, sys
 m = json.load(open(sys.argv[1]))[sys.argv[2]][sys.argv[3]]
