@@ -32,7 +32,8 @@ mkdir -p "$out"
 if [ "$device" = cuda ] && command -v nvidia-cuda-mps-control >/dev/null; then
     export CUDA_MPS_PIPE_DIRECTORY=/tmp/mps-pipe CUDA_MPS_LOG_DIRECTORY=/tmp/mps-log
     mkdir -p "$CUDA_MPS_PIPE_DIRECTORY" "$CUDA_MPS_LOG_DIRECTORY"
-    if nvidia-cuda-mps-control -d && timeout 60 "$py" -c \
+    nvidia-cuda-mps-control -d 2>/dev/null   # fails harmlessly when a daemon already runs
+    if timeout 60 "$py" -c \
             'import torch; print("MPS: cuda ok", float(torch.ones(4, device="cuda").sum()))'; then
         echo "MPS on"
     else
