@@ -3,14 +3,16 @@
 // SaturatingRoundingDoublingHighMul (its (2ab + 2^31) >> 32 equals the scalar nudge-and-truncate
 // form for every product, INT32_MIN * INT32_MIN saturating alike); vqshl is SaturatingLeftShift;
 // vqadd is SaturatingAdd. Where the scalar code forms an intermediate in 64 bits it is rewritten
-// to fit 32 (noted). Each function mirrors the scalar one with the same name. Included only by
-// the NEON files (requantize, narrow, softmax, GRU cell); anonymous namespace, like
-// fixed_point_avx512.h.
+// to fit 32 (noted). Each function mirrors the scalar one with the same name; the exp is
+// fixed_point_exp_lanes.h's over these lanes. Included only by the NEON files (requantize,
+// narrow, softmax, GRU cell); anonymous namespace, like fixed_point_avx512.h.
 #ifndef EDGENMT_KERNELS_SIMD_FIXED_POINT_NEON_H_
 #define EDGENMT_KERNELS_SIMD_FIXED_POINT_NEON_H_
 
 #include <arm_neon.h>
 #include <stdint.h>
+
+#include "kernels/simd/fixed_point_exp_lanes.h"
 
 namespace edgenmt {
 namespace simd {
@@ -55,45 +57,27 @@ inline V MultiplyByQuantizedMultiplier(V x, V multiplier, V shift) {
 
 // ---- exp, reciprocal, logistic, tanh (Q0.31) ------------------------------------------------
 
-inline V ExpOnIntervalNegativeQuarterTo0Q31(V a) {
-  const V exp_minus_one_eighth = Set(1895147668);
-  const V x = vaddq_s32(a, Set(1 << 28));
-  const V x2 = SaturatingRoundingDoublingHighMul(x, x);
-  const V x3 = SaturatingRoundingDoublingHighMul(x2, x);
-  const V x4 = SaturatingRoundingDoublingHighMul(x2, x2);
-  const V x5 = SaturatingRoundingDoublingHighMul(x4, x);
-  const V t5 = vaddq_s32(SaturatingRoundingDoublingHighMul(x5, Set(429496730)), x4);
-  const V t4 = vaddq_s32(RoundingDivideByPOT(t5, 2), x3);
-  const V t3 = vaddq_s32(SaturatingRoundingDoublingHighMul(t4, Set(715827883)), x2);
-  const V poly = RoundingDivideByPOT(t3, 1);
-  return vaddq_s32(exp_minus_one_eighth,
-                   SaturatingRoundingDoublingHighMul(exp_minus_one_eighth, vaddq_s32(x, poly)));
-}
+// The lane operations of fixed_point_exp_lanes.h.
+struct NeonLanes {
+  using V = int32x4_t;
+  static V Set(int32_t v) { return vdupq_n_s32(v); }
+  static V Add(V a, V b) { return vaddq_s32(a, b); }
+  static V Sub(V a, V b) { return vsubq_s32(a, b); }
+  static V And(V a, V b) { return vandq_s32(a, b); }
+  static V ShiftLeft(V x, int n) { return vshlq_s32(x, Set(n)); }
+  static V SaturatingRoundingDoublingHighMul(V a, V b) { return vqrdmulhq_s32(a, b); }
+  static V RoundingDivideByPOT(V x, int exponent) { return simd::RoundingDivideByPOT(x, exponent); }
+  static V SelectWhereAnyBit(V x, int32_t bits, V if_set, V otherwise) {
+    return vbslq_s32(vtstq_s32(x, Set(bits)), if_set, otherwise);
+  }
+  static V SelectWhereNonNegative(V a, V if_set, V otherwise) {
+    return vbslq_s32(vcgeq_s32(a, Set(0)), if_set, otherwise);
+  }
+};
 
-// a <= 0 in Q(int_bits).(31 - int_bits), int_bits in [0, 29] (the scalar code's quarter split;
-// lanes with a >= 0 give 1, as the scalar early return does).
+// a <= 0 in Q(int_bits).(31 - int_bits), int_bits in [0, 29]: fxp::ExpOnNegativeValuesQ31.
 inline V ExpOnNegativeValuesQ31(V a, int int_bits) {
-  static constexpr int32_t kExpMinusPow2[7] = {1672461947, 1302514674, 790015084, 290630308,
-                                               39332535,   720401,     242};
-  const int frac_bits = 31 - int_bits;
-  const int32_t one_quarter = int32_t{1} << (frac_bits - 2);
-  const V a_mod_quarter_minus_quarter =
-      vsubq_s32(vandq_s32(a, Set(one_quarter - 1)), Set(one_quarter));
-  // In [-2^(frac_bits - 2), 0): the scalar code's 64-bit product by 2^int_bits fits 32 bits.
-  V result = ExpOnIntervalNegativeQuarterTo0Q31(vshlq_s32(a_mod_quarter_minus_quarter, Set(int_bits)));
-  const V remainder = vsubq_s32(a_mod_quarter_minus_quarter, a);  // >= 0 where a < 0
-  for (int k = -2; k <= 4 && k < int_bits; ++k) {
-    const int bit = frac_bits + k;
-    if (bit > 30) break;
-    const uint32x4_t set = vtstq_s32(remainder, Set(int32_t{1} << bit));
-    result = vbslq_s32(set, SaturatingRoundingDoublingHighMul(result, Set(kExpMinusPow2[k + 2])), result);
-  }
-  // Any bit for k > 4 (exp(-32) and below) makes the scalar loop return 0: one test for all.
-  if (int_bits > 5 && frac_bits + 5 <= 30) {
-    const int32_t high_bits = static_cast<int32_t>(0x7FFFFFFFu & ~((1u << (frac_bits + 5)) - 1));
-    result = vbslq_s32(vtstq_s32(remainder, Set(high_bits)), Set(0), result);
-  }
-  return vbslq_s32(vcgeq_s32(a, Set(0)), Set(kQ31One), result);
+  return ExpOnNegativeValuesQ31Lanes<NeonLanes>(a, int_bits);
 }
 
 inline V OneOverOnePlusXQ31(V x) {

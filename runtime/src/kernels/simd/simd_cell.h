@@ -28,6 +28,9 @@ void GruCellS16Avx512(int32_t hidden, const int16_t* gi, const int16_t* gh, int1
 // Contracts of ref_narrow_s32_s16 and ref_requantize_s16_s8 (narrow_avx512.cc).
 void NarrowS32S16Avx512(int32_t n, const int32_t* x, int32_t shift, int16_t* y);
 void RequantizeS16S8Avx512(int32_t n, const int16_t* x, int32_t shift, int8_t* y);
+// The same on AVX2, 8 at a time (narrow_avx2.cc).
+void NarrowS32S16Avx2(int32_t n, const int32_t* x, int32_t shift, int16_t* y);
+void RequantizeS16S8Avx2(int32_t n, const int16_t* x, int32_t shift, int8_t* y);
 #endif
 #if defined(__ARM_NEON)
 void LstmCellS16Neon(int32_t hidden, const int16_t* gates, int32_t cell_int_bits, int16_t* cell,

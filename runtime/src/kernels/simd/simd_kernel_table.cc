@@ -93,6 +93,11 @@ struct Avx2Fma : ReferenceForTheRest {
   EDGENMT_PROVIDE_KERNEL(residual_add_s32_s16, simd::ResidualAddS32S16Avx2);
   EDGENMT_PROVIDE_KERNEL(attention_scores_s8, simd::AttentionScoresS8Avx2);
   EDGENMT_PROVIDE_KERNEL(attention_context_s8, simd::AttentionContextS8Avx2);
+  EDGENMT_PROVIDE_KERNEL(softmax_s32_s16, simd::SoftmaxS32S16Avx2);
+  EDGENMT_PROVIDE_KERNEL(log_softmax_s32, simd::LogSoftmaxS32Avx2);
+  EDGENMT_PROVIDE_KERNEL(local_p_gaussian_s16, simd::LocalPGaussianS16Avx2);
+  EDGENMT_PROVIDE_KERNEL(narrow_s32_s16, simd::NarrowS32S16Avx2);
+  EDGENMT_PROVIDE_KERNEL(requantize_s16_s8, simd::RequantizeS16S8Avx2);
 };
 
 struct Avx512Vnni : Avx2Fma {

@@ -1,0 +1,88 @@
+// The scalar fixed-point primitives of edgenmt/fixed_point.h that the exp needs, on 8 int32
+// lanes of AVX2, bit-exact. AVX2 has no 32x32 -> high-32 product and no 64-bit arithmetic
+// shift, so SaturatingRoundingDoublingHighMul forms the even and odd lanes' exact 64-bit
+// products (vpmuldq) and takes bits 31-62 of each after the nudge; everything else stays in
+// 32 bits where the scalar code's values fit (noted). Each function mirrors the scalar one with
+// the same name; the exp is fixed_point_exp_lanes.h's over these lanes. Included only by AVX2
+// files (softmax_avx2.cc, narrow_avx2.cc); anonymous namespace, like fixed_point_avx512.h, so
+// no copy compiled with AVX2 can reach baseline code.
+#ifndef EDGENMT_KERNELS_SIMD_FIXED_POINT_AVX2_H_
+#define EDGENMT_KERNELS_SIMD_FIXED_POINT_AVX2_H_
+
+#include <immintrin.h>
+#include <stdint.h>
+
+#include "kernels/simd/fixed_point_exp_lanes.h"
+
+namespace edgenmt {
+namespace simd {
+namespace {
+
+using V = __m256i;  // 8 int32 lanes
+
+constexpr int32_t kQ31One = 2147483647;
+
+inline V Set(int32_t v) { return _mm256_set1_epi32(v); }
+
+// round(a * b / 2^31), ties up: the scalar nudge-and-truncate equals floor((ab + 2^30) / 2^31)
+// for either sign of ab (fixed_point_avx512.h), whose low 32 bits a logical 64-bit shift gives.
+// INT32_MIN * INT32_MIN saturates to INT32_MAX as in the scalar code.
+inline V SaturatingRoundingDoublingHighMul(V a, V b) {
+  const V nudge = _mm256_set1_epi64x(int64_t{1} << 30);
+  const V even = _mm256_srli_epi64(_mm256_add_epi64(_mm256_mul_epi32(a, b), nudge), 31);
+  const V odd = _mm256_srli_epi64(
+      _mm256_add_epi64(_mm256_mul_epi32(_mm256_srli_epi64(a, 32), _mm256_srli_epi64(b, 32)), nudge), 31);
+  const V product = _mm256_blend_epi32(even, _mm256_slli_epi64(odd, 32), 0xAA);
+  const V both_min = _mm256_and_si256(_mm256_cmpeq_epi32(a, Set(INT32_MIN)), _mm256_cmpeq_epi32(b, Set(INT32_MIN)));
+  return _mm256_blendv_epi8(product, Set(kQ31One), both_min);
+}
+
+// round(x / 2^exponent), ties away from zero, exponent in [0, 31]: the scalar code's
+// overflow-free remainder and threshold, lane by lane, so every int32 input is exact.
+inline V RoundingDivideByPOT(V x, int exponent) {
+  if (exponent <= 0) return x;
+  const int32_t mask = static_cast<int32_t>((int64_t{1} << exponent) - 1);
+  const V remainder = _mm256_and_si256(x, Set(mask));
+  const V threshold = _mm256_add_epi32(Set(mask >> 1), _mm256_srli_epi32(x, 31));  // +1 if x < 0
+  const V shifted = _mm256_sra_epi32(x, _mm_cvtsi32_si128(exponent));
+  return _mm256_sub_epi32(shifted, _mm256_cmpgt_epi32(remainder, threshold));  // -(-1) = +1
+}
+
+// The same for x >= 0 and exponent in [1, 31] (31 is past the mask above): the rounding bit is
+// bit exponent - 1.
+inline V RoundingDivideByPOTNonNegative(V x, int exponent) {
+  const V rounding_bit = _mm256_and_si256(_mm256_srl_epi32(x, _mm_cvtsi32_si128(exponent - 1)), Set(1));
+  return _mm256_add_epi32(_mm256_srl_epi32(x, _mm_cvtsi32_si128(exponent)), rounding_bit);
+}
+
+// The lane operations of fixed_point_exp_lanes.h.
+struct Avx2Lanes {
+  using V = __m256i;
+  static V Set(int32_t v) { return _mm256_set1_epi32(v); }
+  static V Add(V a, V b) { return _mm256_add_epi32(a, b); }
+  static V Sub(V a, V b) { return _mm256_sub_epi32(a, b); }
+  static V And(V a, V b) { return _mm256_and_si256(a, b); }
+  static V ShiftLeft(V x, int n) { return _mm256_sll_epi32(x, _mm_cvtsi32_si128(n)); }
+  static V SaturatingRoundingDoublingHighMul(V a, V b) {
+    return simd::SaturatingRoundingDoublingHighMul(a, b);
+  }
+  static V RoundingDivideByPOT(V x, int exponent) { return simd::RoundingDivideByPOT(x, exponent); }
+  static V SelectWhereAnyBit(V x, int32_t bits, V if_set, V otherwise) {
+    const V clear = _mm256_cmpeq_epi32(_mm256_and_si256(x, Set(bits)), _mm256_setzero_si256());
+    return _mm256_blendv_epi8(if_set, otherwise, clear);
+  }
+  static V SelectWhereNonNegative(V a, V if_set, V otherwise) {
+    return _mm256_blendv_epi8(otherwise, if_set, _mm256_cmpgt_epi32(a, Set(-1)));
+  }
+};
+
+// a <= 0 in Q(int_bits).(31 - int_bits), int_bits in [0, 29]: fxp::ExpOnNegativeValuesQ31.
+inline V ExpOnNegativeValuesQ31(V a, int int_bits) {
+  return ExpOnNegativeValuesQ31Lanes<Avx2Lanes>(a, int_bits);
+}
+
+}  // namespace
+}  // namespace simd
+}  // namespace edgenmt
+
+#endif  // EDGENMT_KERNELS_SIMD_FIXED_POINT_AVX2_H_
