@@ -4,8 +4,8 @@
 // products (vpmuldq) and takes bits 31-62 of each after the nudge; everything else stays in
 // 32 bits where the scalar code's values fit (noted). Each function mirrors the scalar one with
 // the same name; the exp is fixed_point_exp_lanes.h's over these lanes. Included only by AVX2
-// files (softmax_avx2.cc, narrow_avx2.cc); anonymous namespace, like fixed_point_avx512.h, so
-// no copy compiled with AVX2 can reach baseline code.
+// files (softmax_avx2.cc, narrow_avx2.cc, requantize_avx2.cc); anonymous namespace, like
+// fixed_point_avx512.h, so no copy compiled with AVX2 can reach baseline code.
 #ifndef EDGENMT_KERNELS_SIMD_FIXED_POINT_AVX2_H_
 #define EDGENMT_KERNELS_SIMD_FIXED_POINT_AVX2_H_
 
@@ -53,6 +53,42 @@ inline V RoundingDivideByPOT(V x, int exponent) {
 inline V RoundingDivideByPOTNonNegative(V x, int exponent) {
   const V rounding_bit = _mm256_and_si256(_mm256_srl_epi32(x, _mm_cvtsi32_si128(exponent - 1)), Set(1));
   return _mm256_add_epi32(_mm256_srl_epi32(x, _mm_cvtsi32_si128(exponent)), rounding_bit);
+}
+
+// ---- per-lane exponents (the int8-full products' requantization, requantize_avx2.cc) --------
+
+// INT32_MAX where x >= 0, INT32_MIN where x < 0.
+inline V SaturationOf(V x) { return _mm256_xor_si256(_mm256_srai_epi32(x, 31), Set(0x7FFFFFFF)); }
+
+inline V SaturatingAdd(V a, V b) {
+  const V sum = _mm256_add_epi32(a, b);
+  // Overflow: a and b share a sign that the sum lacks.
+  const V overflow = _mm256_srai_epi32(_mm256_and_si256(_mm256_xor_si256(a, sum), _mm256_xor_si256(b, sum)), 31);
+  return _mm256_blendv_epi8(sum, SaturationOf(a), overflow);
+}
+
+// Exponents in [0, 30]: saturates where shifting back does not restore x.
+inline V SaturatingLeftShift(V x, V exponent) {
+  const V shifted = _mm256_sllv_epi32(x, exponent);
+  const V kept = _mm256_cmpeq_epi32(_mm256_srav_epi32(shifted, exponent), x);
+  return _mm256_blendv_epi8(SaturationOf(x), shifted, kept);
+}
+
+// Exponents in [0, 31] (2^31 - 1 is the mask at 31: the subtraction wraps as intended).
+inline V RoundingDivideByPOT(V x, V exponent) {
+  const V mask = _mm256_sub_epi32(_mm256_sllv_epi32(Set(1), exponent), Set(1));
+  const V remainder = _mm256_and_si256(x, mask);
+  const V threshold = _mm256_sub_epi32(_mm256_srai_epi32(mask, 1), _mm256_srai_epi32(x, 31));  // +1 if x < 0
+  const V shifted = _mm256_srav_epi32(x, exponent);
+  return _mm256_sub_epi32(shifted, _mm256_cmpgt_epi32(remainder, threshold));
+}
+
+// Shifts in [-31, 30]: left by max(shift, 0) saturating, the product, right by max(-shift, 0).
+inline V MultiplyByQuantizedMultiplier(V x, V multiplier, V shift) {
+  const V zero = _mm256_setzero_si256();
+  const V left = _mm256_max_epi32(shift, zero);
+  const V right = _mm256_max_epi32(_mm256_sub_epi32(zero, shift), zero);
+  return RoundingDivideByPOT(SaturatingRoundingDoublingHighMul(SaturatingLeftShift(x, left), multiplier), right);
 }
 
 // The lane operations of fixed_point_exp_lanes.h.

@@ -68,6 +68,9 @@ using RequantizeEmbeddingBlockFn = void (*)(int32_t n, const int32_t* dots, int3
 void RequantizeColumnBlockAvx512(int32_t n, const int32_t* dots, const int32_t* multiplier,
                                  const int32_t* shift, int32_t shift_offset, const int32_t* bias,
                                  bool accumulate, int32_t* y);
+void RequantizeColumnBlockAvx2(int32_t n, const int32_t* dots, const int32_t* multiplier,
+                               const int32_t* shift, int32_t shift_offset, const int32_t* bias,
+                               bool accumulate, int32_t* y);
 void RequantizeEmbeddingBlockAvx512(int32_t n, const int32_t* dots, int32_t id,
                                     const int32_t* row_multiplier, const int32_t* row_shift,
                                     const int32_t* multiplier, const int32_t* shift,
