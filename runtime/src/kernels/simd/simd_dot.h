@@ -71,6 +71,10 @@ void RequantizeColumnBlockAvx512(int32_t n, const int32_t* dots, const int32_t* 
 void RequantizeColumnBlockAvx2(int32_t n, const int32_t* dots, const int32_t* multiplier,
                                const int32_t* shift, int32_t shift_offset, const int32_t* bias,
                                bool accumulate, int32_t* y);
+void RequantizeEmbeddingBlockAvx2(int32_t n, const int32_t* dots, int32_t id,
+                                  const int32_t* row_multiplier, const int32_t* row_shift,
+                                  const int32_t* multiplier, const int32_t* shift,
+                                  const int32_t* bias, int32_t* y);
 void RequantizeEmbeddingBlockAvx512(int32_t n, const int32_t* dots, int32_t id,
                                     const int32_t* row_multiplier, const int32_t* row_shift,
                                     const int32_t* multiplier, const int32_t* shift,

@@ -77,7 +77,7 @@ struct Avx2Fma : ReferenceForTheRest {
   static constexpr simd::QuantizeRowFn kQuantizeRow = simd::QuantizeRowAvx2;
   static constexpr simd::HybridOutputBlockFn kHybridOutputBlock = simd::HybridOutputBlockAvx2;
   static constexpr simd::RequantizeColumnBlockFn kRequantizeColumnBlock = simd::RequantizeColumnBlockAvx2;
-  static constexpr simd::RequantizeEmbeddingBlockFn kRequantizeEmbeddingBlock = RequantizeEmbeddingBlock;
+  static constexpr simd::RequantizeEmbeddingBlockFn kRequantizeEmbeddingBlock = simd::RequantizeEmbeddingBlockAvx2;
   EDGENMT_PROVIDE_KERNEL(sigmoid_f32, simd::SigmoidF32Avx2);
   EDGENMT_PROVIDE_KERNEL(tanh_f32, simd::TanhF32Avx2);
   EDGENMT_PROVIDE_KERNEL(lstm_cell_s16, simd::LstmCellS16Table);
