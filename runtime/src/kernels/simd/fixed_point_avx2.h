@@ -37,26 +37,6 @@ inline V SaturatingRoundingDoublingHighMul(V a, V b) {
   return _mm256_blendv_epi8(product, Set(kQ31One), both_min);
 }
 
-// round(x / 2^exponent), ties away from zero, exponent in [0, 31]: the scalar code's
-// overflow-free remainder and threshold, lane by lane, so every int32 input is exact.
-inline V RoundingDivideByPOT(V x, int exponent) {
-  if (exponent <= 0) return x;
-  const int32_t mask = static_cast<int32_t>((int64_t{1} << exponent) - 1);
-  const V remainder = _mm256_and_si256(x, Set(mask));
-  const V threshold = _mm256_add_epi32(Set(mask >> 1), _mm256_srli_epi32(x, 31));  // +1 if x < 0
-  const V shifted = _mm256_sra_epi32(x, _mm_cvtsi32_si128(exponent));
-  return _mm256_sub_epi32(shifted, _mm256_cmpgt_epi32(remainder, threshold));  // -(-1) = +1
-}
-
-// The same for x >= 0 and exponent in [1, 31] (31 is past the mask above): the rounding bit is
-// bit exponent - 1.
-inline V RoundingDivideByPOTNonNegative(V x, int exponent) {
-  const V rounding_bit = _mm256_and_si256(_mm256_srl_epi32(x, _mm_cvtsi32_si128(exponent - 1)), Set(1));
-  return _mm256_add_epi32(_mm256_srl_epi32(x, _mm_cvtsi32_si128(exponent)), rounding_bit);
-}
-
-// ---- per-lane exponents (the int8-full products' requantization, requantize_avx2.cc) --------
-
 // INT32_MAX where x >= 0, INT32_MIN where x < 0.
 inline V SaturationOf(V x) { return _mm256_xor_si256(_mm256_srai_epi32(x, 31), Set(0x7FFFFFFF)); }
 
@@ -74,13 +54,19 @@ inline V SaturatingLeftShift(V x, V exponent) {
   return _mm256_blendv_epi8(SaturationOf(x), shifted, kept);
 }
 
-// Exponents in [0, 31] (2^31 - 1 is the mask at 31: the subtraction wraps as intended).
+// round(x / 2^exponent), ties away from zero, per-lane exponents in [0, 31]: the scalar code's
+// overflow-free remainder and threshold, lane by lane, so every int32 input is exact (2^31 - 1
+// is the mask at 31: the subtraction wraps as intended).
 inline V RoundingDivideByPOT(V x, V exponent) {
   const V mask = _mm256_sub_epi32(_mm256_sllv_epi32(Set(1), exponent), Set(1));
   const V remainder = _mm256_and_si256(x, mask);
   const V threshold = _mm256_sub_epi32(_mm256_srai_epi32(mask, 1), _mm256_srai_epi32(x, 31));  // +1 if x < 0
   const V shifted = _mm256_srav_epi32(x, exponent);
   return _mm256_sub_epi32(shifted, _mm256_cmpgt_epi32(remainder, threshold));
+}
+// One exponent for every lane; exponents <= 0 return x, as the scalar function does.
+inline V RoundingDivideByPOT(V x, int exponent) {
+  return exponent <= 0 ? x : RoundingDivideByPOT(x, Set(exponent));
 }
 
 // Shifts in [-31, 30]: left by max(shift, 0) saturating, the product, right by max(-shift, 0).

@@ -25,7 +25,7 @@ inline V Load8(const int32_t* x, int32_t count, int32_t pad) {
   return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(block));
 }
 
-// The first count <= 8 lanes (each within int16) to y.
+// The first count <= 8 lanes to y, saturated to int16 by the pack.
 inline void Store8S16(int16_t* y, V v, int32_t count) {
   const __m128i packed = _mm256_castsi256_si128(_mm256_permute4x64_epi64(_mm256_packs_epi32(v, v), 0x08));
   if (count >= 8) {
@@ -67,9 +67,8 @@ void SoftmaxOutputsAvx2(int32_t n, const int32_t* x, int32_t max, int32_t input_
   const V max_v = Set(max), mantissa_v = Set(mantissa);
   for (int32_t i = 0; i < n; i += 8) {
     const V e = ExpOfDifference(Load8(x + i, n - i, max), max_v, input_int_bits);
-    // e >= 0 and the mantissa > 0, so the product is >= 0 and the rounding needs no sign fixup.
-    const V scaled = RoundingDivideByPOTNonNegative(SaturatingRoundingDoublingHighMul(e, mantissa_v), shift);
-    Store8S16(y + i, _mm256_min_epi32(scaled, Set(32767)), n - i);
+    const V scaled = RoundingDivideByPOT(SaturatingRoundingDoublingHighMul(e, mantissa_v), shift);
+    Store8S16(y + i, scaled, n - i);  // the pack saturates to int16
   }
 }
 
