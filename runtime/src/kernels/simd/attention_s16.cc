@@ -1,6 +1,6 @@
-// The window scores of the SIMD backend: AVX-512 dot products (attention_avx512.cc), the
-// reference's scaling into Q11.20 (kernels/score_scale.h). Plain C++ (no ISA flags): only the
-// AVX-512 table points here.
+// The window scores of the SIMD backend on x86: AVX2 / AVX-512 dot products (attention_avx2.cc,
+// attention_avx512.cc), the reference's scaling into Q11.20 (kernels/score_scale.h). Plain C++
+// (no ISA flags): only the AVX2 and AVX-512 tables point here.
 #include "kernels/simd/simd_attention.h"
 
 #if defined(__x86_64__)
@@ -8,6 +8,14 @@
 
 namespace edgenmt {
 namespace simd {
+
+void ScoreWindowS16Avx2(const int16_t* query, const int16_t* memory, int32_t dim, int32_t lo,
+                        int32_t hi, int32_t to_q20, int32_t* scores) {
+  for (int32_t s = lo; s <= hi; ++s) {
+    scores[s] = ScaleScoreQ20(DotS16S64Avx2(dim, query, memory + static_cast<int64_t>(s) * dim),
+                              to_q20);
+  }
+}
 
 void ScoreWindowS16Avx512(const int16_t* query, const int16_t* memory, int32_t dim, int32_t lo,
                           int32_t hi, int32_t to_q20, int32_t* scores) {

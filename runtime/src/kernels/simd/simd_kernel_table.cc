@@ -98,6 +98,8 @@ struct Avx2Fma : ReferenceForTheRest {
   EDGENMT_PROVIDE_KERNEL(local_p_gaussian_s16, simd::LocalPGaussianS16Avx2);
   EDGENMT_PROVIDE_KERNEL(narrow_s32_s16, simd::NarrowS32S16Avx2);
   EDGENMT_PROVIDE_KERNEL(requantize_s16_s8, simd::RequantizeS16S8Avx2);
+  EDGENMT_PROVIDE_KERNEL(score_window_s16, simd::ScoreWindowS16Avx2);
+  EDGENMT_PROVIDE_KERNEL(context_s16_s8, simd::ContextS16S8Avx2);
 };
 
 struct Avx512Vnni : Avx2Fma {
