@@ -22,8 +22,8 @@ out=${1:?OUTDIR}; minutes=${2:?TRAIN_MINUTES}; shift 2
 recipe=${RECIPE:-g2p-en-transformer-4x4-tail}
 py=${PYTHON:-python3}
 device=${DEVICE:-cuda}        # DEVICE=cpu: a local dry run of this script
-data=${DATA:-data/g2p}
 here=$(cd "$(dirname "$0")/.." && pwd)
+data=${DATA:-$here/data/g2p}
 export PYTHONUNBUFFERED=1 OMP_NUM_THREADS=1
 mkdir -p "$out"
 
@@ -35,7 +35,7 @@ if [ "$device" = cuda ] && command -v nvidia-cuda-mps-control >/dev/null; then
     nvidia-cuda-mps-control -d 2>/dev/null   # fails harmlessly when a daemon already runs
     if timeout 60 "$py" -c \
             'import torch; print("MPS: cuda ok", float(torch.ones(4, device="cuda").sum()))'; then
-        echo "MPS on"
+        echo "CUDA works with the MPS daemon's variables set (the runs share the chip if it runs)"
     else
         echo quit | timeout 10 nvidia-cuda-mps-control; echo "MPS off"
         unset CUDA_MPS_PIPE_DIRECTORY CUDA_MPS_LOG_DIRECTORY
@@ -61,16 +61,15 @@ for spec in "$@"; do
 done
 for pid in "${pids[@]}"; do wait "$pid"; done
 
-"$py" - "$out" "$device" "$data" "$@" <<'EOF'
+"$py" - "$here" "$out" "$device" "$data" "$@" <<'EOF'
 import json, os, sys
-sys.path.insert(0, "converter/reference")
-import torch
+sys.path.insert(0, os.path.join(sys.argv[1], "converter/reference"))
 from checkpoint import load_checkpoint
 from evaluate import evaluate
 from g2p_metrics import read_tsv
 from search import DecodeOptions
 
-out, device, data, specs = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4:]
+out, device, data, specs = sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5:]
 opts = DecodeOptions(beam=1, nbest=1, max_len=64)
 refs = {s: read_tsv(f"{data}/{s}.tsv") for s in ("dev", "test")}
 rows = []

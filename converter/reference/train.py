@@ -194,7 +194,7 @@ def train_worker(rank, args):
            "warmup": args.warmup, "precision": args.precision,
            "patience": PATIENCE, "plateau_min_gain": PLATEAU_MIN_GAIN,
            "deadline_min": args.deadline_min, "rollback_gap": args.rollback_gap,
-           "average_last": args.average_last, "rollbacks": [], "evals": []}
+           "average_last": args.average_last, "keep": args.keep, "rollbacks": [], "evals": []}
     n_batches = len(examples) // args.batch_size + (len(examples) % args.batch_size > 0)
     total = args.epochs * n_batches
     # Cosine phase: 0 at anchor_update rising linearly to 1 at end_update. A deadline can pull
@@ -300,7 +300,7 @@ def train_worker(rank, args):
                  test_refs=test_refs, greedy_opts=greedy_opts, beam_opts=beam_opts, log=log,
                  out=args.out, rank=rank, world=world, t_start=t_start)
     keep_weights(run, st.best_state, st.best_entry, st.best_wer, st.recent_states, st.update,
-                 args.average_last)
+                 args.average_last, args.keep)
     if not args.skip_final_eval:
         final_evaluation(run)
     if lead:

@@ -66,6 +66,11 @@ def build_parser(description=None):
     ap.add_argument("--average-last", type=int, default=AVERAGE_LAST,
                     help="at the end, also try the averages of the weights of the last 2..K "
                          "validations and keep whichever candidate has the best dev WER (0: off)")
+    ap.add_argument("--keep", choices=("best", "last-average"), default="best",
+                    help="best: dev WER chooses between the best single validation and the "
+                         "averages (above); last-average: keep the average of the last "
+                         "--average-last validations, whatever dev says (a late average is "
+                         "steadier than a single validation that dev's noise put first)")
     ap.add_argument("--deadline-min", type=float, default=0.0,
                     help="if > 0: end training by this many minutes. cosine: at each validation, "
                          "if the remaining updates (timed by the slowest of the last 3 rounds) would "

@@ -56,9 +56,11 @@ def rounded(r):
     return {"words": r["words"], "wer": round(r["wer"], 2), "per": round(r["per"], 2)}
 
 
-def keep_weights(run, best_state, best_entry, best_wer, recent_states, update, average_last):
+def keep_weights(run, best_state, best_entry, best_wer, recent_states, update, average_last,
+                 keep="best"):
     """Loads the weights to keep into run.model in every worker and (lead) writes them with
-    train_log.json's "best". recent_states: the lead's weights at the last validations."""
+    train_log.json's "best". recent_states: the lead's weights at the last validations.
+    keep="last-average": the average of all of recent_states, not chosen by dev."""
     model = run.model
     model.load_state_dict(best_state)
     chosen = None
@@ -78,7 +80,8 @@ def keep_weights(run, best_state, best_entry, best_wer, recent_states, update, a
             trials.append(trial)
             print(f"average of the last {k} validations: dev WER={dev['wer']:.2f} "
                   f"PER={dev['per']:.2f}", flush=True)
-            if dev["wer"] < chosen["dev_wer"]:
+            if ((keep == "best" and dev["wer"] < chosen["dev_wer"])
+                    or (keep == "last-average" and k == len(recent_states))):
                 chosen = {"average_last": k, "from_update": trial["from_update"], "update": update,
                           "epoch": run.log["evals"][-1]["epoch"], "dev_wer": dev["wer"]}
                 chosen_state = avg

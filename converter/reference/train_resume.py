@@ -46,6 +46,8 @@ def run_identity(args):
     """The flags, config and data (by content, not path) a state must match to be continued."""
     ident = {k: getattr(args, k) for k in IDENTITY_FLAGS}
     ident["config"] = dict(args.config)
+    if args.keep != "best":        # absent for the default, as precision is for fp32
+        ident["keep"] = args.keep
     if args.precision != "fp32":   # absent for fp32, so states written before the flag still match
         ident["precision"] = args.precision
     for name in ("train.tsv", "dev.tsv"):

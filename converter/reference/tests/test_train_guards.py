@@ -112,6 +112,20 @@ class TrainGuardsTest(unittest.TestCase):
         self.assertAlmostEqual(dev["wer"], want_wer, places=6)
         self.assertAlmostEqual(dev["per"], want_per, places=6)
 
+    def test_keep_last_average_ignores_dev(self):
+        log = self.train("--epochs", "2", "--workers", "1", "--average-last", "3",
+                         "--keep", "last-average")
+        evals, trials, best = log["evals"], log["averaging"], log["best"]
+        self.assertEqual(log["keep"], "last-average")
+        self.assertEqual(best["average_last"], 3)
+        self.assertEqual(best["from_update"], evals[-3]["update"])
+        self.assertEqual(best["dev_wer"], trials[-1]["dev_wer"])
+        # The written model is the average of the last 3 validations, whatever dev said.
+        model, src_vocab, tgt_vocab = load_checkpoint(self.out)
+        dev = evaluate(model, src_vocab, tgt_vocab, read_tsv(os.path.join(self.data, "dev.tsv")),
+                       DecodeOptions(beam=1, nbest=1, max_len=EVAL_MAX_LEN))
+        self.assertAlmostEqual(dev["per"], trials[-1]["dev_per"], places=6)
+
     def test_no_averaging_when_off(self):
         log = self.train("--epochs", "1", "--workers", "1", "--average-last", "0")
         self.assertNotIn("averaging", log)
