@@ -1,12 +1,13 @@
 // AVX2 int8-full attention products over the Q0.15 memory (simd_attention.h), bit-exact: the
 // int16 x int16 products are exact in int32 (|a|, |b| <= 2^15; vpmulld on sign-extended lanes,
 // not vpmaddwd, whose pair sum overflows when both pairs are -2^15 * -2^15) and are summed in
-// int64 lanes, so every result is the reference's exact sum. Tails past a multiple of 8 take the
-// reference's scalar steps.
+// int64 lanes, so every result is the reference's exact sum. The context's last columns go
+// through zero-padded rows; no inline function of edgenmt/fixed_point.h is compiled here (an
+// AVX2 copy of one could be the one the linker keeps for baseline code: simd_cell.h).
 #if defined(__x86_64__)
 #include <immintrin.h>
+#include <string.h>
 
-#include "edgenmt/fixed_point.h"
 #include "kernels/simd/simd_attention.h"
 
 namespace edgenmt {
@@ -24,7 +25,7 @@ inline void Accumulate(__m256i products, __m256i* low, __m256i* high) {
   *high = _mm256_add_epi64(*high, _mm256_cvtepi32_epi64(_mm256_extracti128_si256(products, 1)));
 }
 
-// fxp::RoundingDivideByPOT64(x, 23) then fxp::SaturateToInt8, on 4 int64 lanes, as int32 lanes
+// edgenmt/fixed_point.h's RoundingDivideByPOT64(x, 23) then SaturateToInt8, on 4 int64 lanes, as int32 lanes
 // 0-3 of the result: floor((x + 2^22 - (x < 0)) / 2^23), the floor an arithmetic shift that AVX2
 // lacks for 64-bit lanes (a logical shift with the sign's bits put back).
 inline __m128i RoundShift23ToS8(__m256i x) {
@@ -60,23 +61,25 @@ int64_t DotS16S64Avx2(int32_t n, const int16_t* a, const int16_t* b) {
 
 void ContextS16S8Avx2(int32_t count, const int16_t* weights, const int16_t* memory, int32_t dim,
                       int8_t* context) {
-  int32_t j = 0;
-  for (; j + 8 <= dim; j += 8) {
+  for (int32_t j = 0; j < dim; j += 8) {
+    const int32_t lanes = dim - j < 8 ? dim - j : 8;
     __m256i low = _mm256_setzero_si256(), high = _mm256_setzero_si256();  // columns j.. and j + 4..
     for (int32_t s = 0; s < count; ++s) {
+      const int16_t* row = memory + static_cast<int64_t>(s) * dim + j;
+      int16_t padded[8] = {};  // the last columns: zeros past dim, nothing read beyond it
+      if (lanes < 8) memcpy(padded, row, sizeof(int16_t) * lanes);
       const __m256i w = _mm256_set1_epi32(weights[s]);
-      Accumulate(_mm256_mullo_epi32(w, LoadS16(memory + static_cast<int64_t>(s) * dim + j)), &low, &high);
+      Accumulate(_mm256_mullo_epi32(w, LoadS16(lanes < 8 ? padded : row)), &low, &high);
     }
     const __m128i s16 = _mm_packs_epi32(RoundShift23ToS8(low), RoundShift23ToS8(high));
     const __m128i s8 = _mm_packs_epi16(s16, _mm_setzero_si128());
-    _mm_storel_epi64(reinterpret_cast<__m128i*>(context + j), s8);
-  }
-  for (; j < dim; ++j) {
-    int64_t acc = 0;
-    for (int32_t s = 0; s < count; ++s) {
-      acc += static_cast<int32_t>(weights[s]) * memory[static_cast<int64_t>(s) * dim + j];
+    if (lanes == 8) {
+      _mm_storel_epi64(reinterpret_cast<__m128i*>(context + j), s8);
+    } else {
+      int8_t out[16];
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(out), s8);
+      memcpy(context + j, out, lanes);
     }
-    context[j] = fxp::SaturateToInt8(static_cast<int32_t>(fxp::RoundingDivideByPOT64(acc, 23)));
   }
 }
 
