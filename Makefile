@@ -48,6 +48,7 @@ CHECKPOINT := models/g2p-en
 MCU_CHECKPOINT := models/g2p-en-mcu
 # The Transformer (models/g2p-en-transformer/README.md), in all three schemes.
 TRANSFORMER_CHECKPOINT := models/g2p-en-transformer
+TRANSFORMER_MCU_CHECKPOINT := models/g2p-en-transformer-mcu
 MODEL := build/models/g2p-en.f32.enmt
 MODEL_INT8 := build/models/g2p-en.int8.enmt
 MODEL_INT8_FULL := build/models/g2p-en.int8-full.enmt
@@ -104,14 +105,15 @@ models: build
 	  $(CONVERT) --checkpoint $(MCU_CHECKPOINT) --out build/models/g2p-en-mcu.$$name.enmt \
 	    --dtype $$dtype --calibration data/g2p/dev.tsv; \
 	done
-	if [[ -f $(TRANSFORMER_CHECKPOINT)/metrics.json ]]; then \
+	for checkpoint in $(TRANSFORMER_CHECKPOINT) $(TRANSFORMER_MCU_CHECKPOINT); do \
+	  [[ -f $$checkpoint/metrics.json ]] || continue; \
 	  for dtype in float32 int8 int8-full; do \
 	    name=$$dtype; [[ $$dtype == float32 ]] && name=f32; \
-	    $(CONVERT) --checkpoint $(TRANSFORMER_CHECKPOINT) \
-	      --out build/models/g2p-en-transformer.$$name.enmt --dtype $$dtype \
+	    $(CONVERT) --checkpoint $$checkpoint \
+	      --out build/models/$$(basename $$checkpoint).$$name.enmt --dtype $$dtype \
 	      --calibration data/g2p/dev.tsv; \
 	  done; \
-	fi
+	done
 
 demo:
 	scripts/install-deps.sh demo

@@ -53,6 +53,19 @@ RECIPES["g2p-en-transformer-4x4-tail"] = dict(
                precision="fp32", init_from="models/g2p-en-transformer/run-4x4", first_epoch=103),
     config=dict(RECIPES["g2p-en-transformer-4x4"]["config"]))
 
+# models/g2p-en-transformer-mcu: 2 + 2 layers of width 96, FFN 256, 4 heads (430,955 parameters,
+# under issue 25's 0.5 M for a microcontroller), from scratch by sequence-level knowledge
+# distillation (Kim and Rush 2016): its training split is models/g2p-en-transformer's beam-5
+# output for each distinct training word, written first by
+#   scripts/seq-kd-data.sh models/g2p-en-transformer build/g2p-seq-kd kd
+# (dev and test stay the gold splits). Batches of 256 (422 updates an epoch), bfloat16, one
+# cosine of 120 epochs that --deadline-min 88 shortened at its first validation to 45,367
+# updates (107.5 epochs; on a slower machine the deadline acts again, train.py's docstring).
+RECIPES["g2p-en-transformer-mcu"] = dict(
+    flags=dict(model="transformer", out="models/g2p-en-transformer-mcu", data="build/g2p-seq-kd",
+               device="auto", batch_size=256, eval_every=422, epochs=120, lr=2e-3, warmup=1000,
+               label_smoothing=0.1, average_last=5, precision="bf16", deadline_min=88),
+    config=dict(d_model=96, ffn=256, enc_layers=2, dec_layers=2))
 
 def apply_recipe(parser, name):
     """Sets the parser's defaults to recipe `name`'s flags; returns its config overrides."""
