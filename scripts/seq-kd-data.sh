@@ -3,7 +3,7 @@
 # output for every word of DATA/train.tsv, as a new training split beside DATA's dev and test.
 #
 # Usage (from the repository root, after `make build`):
-#   scripts/seq-kd-data.sh TEACHER_DIR OUT_DIR [inter|kd]
+#   scripts/seq-kd-data.sh TEACHER_DIR OUT_DIR [inter|kd|union]
 # e.g. scripts/seq-kd-data.sh models/g2p-en-transformer build/g2p-seq-kd kd
 #
 # The teacher is converted to float32 (which decodes as the PyTorch reference does, word for

@@ -1,10 +1,15 @@
 #!/usr/bin/env python3
 """Sequence-level distillation targets (Kim and Rush 2016, "Sequence-Level Knowledge Distillation").
 
-    seq_kd_targets.py --data data/g2p --nbest NBEST_FILE --out DIR [--mode inter|kd]
+    seq_kd_targets.py --data data/g2p --nbest NBEST_FILE --out DIR [--mode inter|kd|union]
 
 --mode kd (Seq-KD, for training a smaller student): one line per distinct word of
 DATA/train.tsv, in first-seen order, whose target is the teacher's best hypothesis.
+
+--mode union (gold plus teacher): every line of DATA/train.tsv unchanged, followed by one line per
+distinct word whose teacher's best hypothesis is none of that word's gold pronunciations, with that
+hypothesis as its target: the gold split augmented with the teacher's disagreements, so a
+fine-tuned model sees both and the agreed words keep their weight.
 
 --mode inter (the default, Seq-Inter): for every line ``word<TAB>gold`` of DATA/train.tsv, the target becomes the hypothesis of the
 model's n-best list (NBEST_FILE) closest to the gold pronunciation (phoneme Levenshtein distance;
@@ -16,7 +21,7 @@ gains most of beam search's lead at K = 1).
 NBEST_FILE is what ``edgenmt translate -m <model>.f32.enmt --beam 5 --nbest 5 --alpha 0 --beta 0
 --max-len 64`` prints for the distinct words of train.tsv (``word<TAB>rank<TAB>score<TAB>output``;
 the float32 file decodes as the PyTorch reference does, word for word). DIR gets train.tsv
-(same lines and order, new targets) and copies of dev.tsv and test.tsv, so dev and test stay
+(inter: same lines and order, new targets) and copies of dev.tsv and test.tsv, so dev and test stay
 the gold splits. Files are written to temporary names and renamed: a failed run leaves none.
 """
 import argparse
@@ -71,10 +76,11 @@ def main():
     ap.add_argument("--data", default="data/g2p")
     ap.add_argument("--nbest", required=True)
     ap.add_argument("--out", required=True)
-    ap.add_argument("--mode", choices=("inter", "kd"), default="inter")
+    ap.add_argument("--mode", choices=("inter", "kd", "union"), default="inter")
     args = ap.parse_args()
     nbest = read_nbest(args.nbest)
     lines, kept, moved, dist, seen = [], 0, 0, 0, set()
+    golds = collections.defaultdict(list)  # union: word -> its gold pronunciations
     with open(os.path.join(args.data, "train.tsv"), encoding="utf-8") as f:
         for n, line in enumerate(f, 1):
             parts = line.rstrip("\n").split("\t")
@@ -83,6 +89,10 @@ def main():
             word, gold = parts[0], parts[1].split()
             if not nbest.get(word):
                 sys.exit(f"{args.nbest}: no hypotheses for {word!r} (train.tsv:{n})")
+            if args.mode == "union":
+                golds[word].append(gold)
+                lines.append(line if line.endswith("\n") else line + "\n")
+                continue
             if args.mode == "kd":
                 if word in seen:
                     continue
@@ -94,12 +104,26 @@ def main():
             moved += d > 0
             dist += d
             lines.append(f"{word}\t{' '.join(target)}\n")
+    if args.mode == "union":
+        for word, word_golds in golds.items():  # dict order: first-seen order of train.tsv
+            target = nbest[word][0][1]
+            d = min(edit_distance(target, gold) for gold in word_golds)
+            kept += d == 0
+            if d > 0:
+                moved += 1
+                dist += d
+                lines.append(f"{word}\t{' '.join(target)}\n")
     os.makedirs(args.out, exist_ok=True)
     write_atomic(os.path.join(args.out, "train.tsv"), "".join(lines))
     for name in ("dev.tsv", "test.tsv"):
         tmp = os.path.join(args.out, f".tmp-{name}")
         shutil.copyfile(os.path.join(args.data, name), tmp)
         os.replace(tmp, os.path.join(args.out, name))
+    if args.mode == "union":
+        print(f"{len(lines)} lines: the {len(lines) - moved} of train.tsv, then {moved} teacher "
+              f"outputs for the words whose best is none of their golds ({kept} words agree; mean "
+              f"distance to the nearest gold {dist / max(moved, 1):.2f} phonemes)")
+        return
     how = "the teacher's best" if args.mode == "kd" else "the closest of the n-best"
     print(f"{len(lines)} lines: {kept} targets equal to the gold, {moved} replaced by {how} "
           f"(mean distance to the gold {dist / max(moved, 1):.2f} phonemes; kd: the word's "

@@ -1,5 +1,6 @@
 """seq_kd_targets.py: Seq-Inter picks the n-best hypothesis closest to each line's gold (the
-better-ranked among equals), Seq-KD the teacher's best once per word; dev and test are copied."""
+better-ranked among equals), Seq-KD the teacher's best once per word, union the gold lines plus
+the teacher's best where it is none of the word's golds; dev and test are copied."""
 import os
 import subprocess
 import sys
@@ -53,6 +54,15 @@ class SeqKdTargetsTest(unittest.TestCase):
         rc, _, files = self.run_script("kd", self.NBEST)
         self.assertEqual(rc, 0)
         self.assertEqual(files["train.tsv"], "cat\tK AA T\nread\tR IY D\n")
+
+    def test_union_adds_only_the_teachers_disagreements(self):
+        # cat: the teacher's best (K AA T) is not its gold, so it joins; read: its best (R IY D)
+        # is one of its two golds, so nothing joins.
+        rc, out, files = self.run_script("union", self.NBEST)
+        self.assertEqual(rc, 0)
+        self.assertEqual(files["train.tsv"],
+                         "cat\tK AE T\nread\tR IY D\nread\tR EH D\ncat\tK AA T\n")
+        self.assertIn("4 lines: the 3 of train.tsv, then 1 teacher outputs", out)
 
     def test_missing_word_is_an_error(self):
         rc, err, _ = self.run_script("kd", self.NBEST[:2])
