@@ -83,6 +83,9 @@ def write(args):
     directory = os.path.dirname(os.path.abspath(args.out))
     fd, tmp = tempfile.mkstemp(dir=directory, prefix=".golden-")
     try:
+        mask = os.umask(0)
+        os.umask(mask)
+        os.fchmod(fd, 0o666 & ~mask)  # mkstemp's 0600 is for secrets, not golden files
         with os.fdopen(fd, "w", encoding="utf-8") as f:
             for w, h in zip(words, hyps):
                 f.write(f"{w}\t{' '.join(tgt_vocab.decode(h.tokens))}\t{h.score:.6f}\n")

@@ -60,9 +60,16 @@ def interpolate(gold, hyps):
     return best, best_d
 
 
+def current_umask():
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
 def write_atomic(path, text):
     fd, tmp = tempfile.mkstemp(dir=os.path.dirname(path), prefix=".tmp-")
     try:
+        os.fchmod(fd, 0o666 & ~current_umask())  # mkstemp's 0600 is for secrets, not data
         with os.fdopen(fd, "w", encoding="utf-8") as f:
             f.write(text)
         os.replace(tmp, path)
