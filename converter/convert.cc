@@ -141,7 +141,8 @@ constexpr int kTransformerCalibrationRounds = 3;
 
 // docs/INT8.md "Calibration": RNN: build the file with every cell at the widest format, run it
 // over the calibration sources and store the per-cell formats found. Transformer: the same from
-// the default formats, kTransformerCalibrationRounds times.
+// the default formats, kTransformerCalibrationRounds times, the last choosing its int8 formats
+// by squared error (quantize.h Int8RangeChoice).
 void CalibrateInt8Full(const ConvertOptions& o, ModelFileContents* contents,
                        std::vector<std::string>* lines) {
   const bool transformer = contents->config.model_type == ModelType::kTransformer;
@@ -171,8 +172,11 @@ void CalibrateInt8Full(const ConvertOptions& o, ModelFileContents* contents,
     auto model = std::make_unique<Model>();
     if (model->Load(buffer.get(), file.size()) != Status::kOk)
       throw ConvertError(kExitBadInput, "calibration", model->error_detail());
+    const bool last = round + 1 == rounds;
     cells = CalibrateActivationFormats(*model, sources, contents->decoding.max_len, &sentences,
-                                       round + 1 == rounds ? o.calibration_progress : nullptr);
+                                       last ? o.calibration_progress : nullptr,
+                                       transformer && last ? Int8RangeChoice::kLeastSquaredError
+                                                           : Int8RangeChoice::kMaxWithHeadroom);
     for (size_t i = 0; i < cells.size() && i < contents->activations.size(); ++i) {
       contents->activations[i].int_bits = cells[i].int_bits;
     }

@@ -12,12 +12,14 @@
 #include "edgenmt/tokenizer.h"
 #include "error_detail.h"
 #include "quantize.h"
+#include "quantize_int8_range.h"
 
 namespace edgenmt::converter {
 
 std::vector<ActivationCalibration> CalibrateActivationFormats(
     const Model& model, const std::vector<std::string>& sources, int32_t max_len,
-    int64_t* sentences_run, const std::function<void(int64_t, int64_t)>& progress) {
+    int64_t* sentences_run, const std::function<void(int64_t, int64_t)>& progress,
+    Int8RangeChoice int8_choice) {
   const ModelConfig& c = model.config();
   std::vector<ActivationCalibration> cells;
   std::vector<int32_t> min_bits, max_bits;
@@ -58,7 +60,20 @@ std::vector<ActivationCalibration> CalibrateActivationFormats(
                        std::string("the runtime cannot run this model: ") + detail.c_str());
 
   std::vector<int32_t> max_raw(cells.size(), 0);
-  decoder->set_activation_observer(max_raw.data());
+  // kLeastSquaredError: the int8 slots' values go to a sink that sums each candidate's error.
+  Int8RangeErrors errors;
+  std::vector<int> centers(observed_bits.begin(), observed_bits.end());
+  std::vector<int> lo(min_bits.begin(), min_bits.end()), hi(max_bits.begin(), max_bits.end());
+  std::vector<bool> int8(cells.size());
+  for (size_t i = 0; i < cells.size(); ++i) int8[i] = cells[i].int8;
+  errors.Reset(centers, lo, hi, int8);
+  ActivationValueSink sink;
+  sink.observe = [](void* user, int32_t slot, const int32_t* q20, int64_t n, bool relu) {
+    static_cast<Int8RangeErrors*>(user)->Add(slot, q20, n, relu);
+  };
+  sink.user = &errors;
+  const bool by_error = int8_choice == Int8RangeChoice::kLeastSquaredError;
+  decoder->set_activation_observer(max_raw.data(), by_error ? &sink : nullptr);
   std::vector<int32_t> ids(static_cast<size_t>(c.max_src_len));
   const int32_t bos = model.tgt_vocab().bos_id, eos = model.tgt_vocab().eos_id;
   const int64_t total = static_cast<int64_t>(sources.size());
@@ -93,6 +108,9 @@ std::vector<ActivationCalibration> CalibrateActivationFormats(
     cells[i].int_bits = PowerOfTwoIntegerBits(cells[i].abs_max,
                                               cells[i].int8 ? kInt8Headroom : kCellHeadroom,
                                               min_bits[i], max_bits[i]);
+    if (by_error && cells[i].int8) {
+      cells[i].int_bits = errors.Best(static_cast<int32_t>(i), cells[i].int_bits);
+    }
   }
   return cells;
 }

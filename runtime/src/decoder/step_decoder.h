@@ -42,8 +42,8 @@ class StepDecoder final : public SequenceDecoder {
   }
 
   // Calibration of int8-full activation formats (decoder/activation_observer.h).
-  void set_activation_observer(int32_t* max_abs_raw) {
-    if (observer_ != nullptr) observer_->set_activation_observer(max_abs_raw);
+  void set_activation_observer(int32_t* max_abs_raw, const ActivationValueSink* values = nullptr) {
+    if (observer_ != nullptr) observer_->set_activation_observer(max_abs_raw, values);
   }
 
   void Encode(const int32_t* src_ids, int32_t src_len) override {

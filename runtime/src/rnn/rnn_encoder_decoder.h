@@ -41,7 +41,9 @@ class RnnEncoderDecoder final : public SequenceDecoder, public ActivationObserve
                  Arena* arena, ErrorDetail* detail);
   N& numerics() { return numerics_; }
   // Calibration: the LSTM cell states (IntegerRnnNumerics::set_cell_observer); float: ignored.
-  void set_activation_observer(int32_t* max_abs) override { SetCellObserver(&numerics_, max_abs); }
+  void set_activation_observer(int32_t* max_abs, const ActivationValueSink*) override {
+    SetCellObserver(&numerics_, max_abs);
+  }
 
   void Encode(const int32_t* src_ids, int32_t src_len) override;
   void Step(const int32_t* prev_tokens, int32_t rows) override;

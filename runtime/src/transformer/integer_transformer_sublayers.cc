@@ -117,6 +117,9 @@ Status IntegerTransformerSublayers::BindFormat(const Model& model, const char* n
 void IntegerTransformerSublayers::Observe(const ActivationFormat& format, const Acc* v, int64_t n,
                                           bool relu) const {
   if (observer_ == nullptr || format.index < 0) return;
+  if (values_ != nullptr && values_->observe != nullptr) {
+    values_->observe(values_->user, format.index, v, n, relu);
+  }
   int32_t& max_abs = observer_[format.index];
   for (int64_t i = 0; i < n; ++i) {
     const int64_t a = v[i] < 0 ? (relu ? 0 : -static_cast<int64_t>(v[i])) : v[i];
@@ -124,13 +127,18 @@ void IntegerTransformerSublayers::Observe(const ActivationFormat& format, const 
   }
 }
 
-void IntegerTransformerSublayers::ObserveStream(const ActivationFormat& residual, const Stream* x,
-                                                int64_t n) const {
+// The sum before it saturates into the stream: a stream format too narrow shows its true need
+// in one round, not one bit per round.
+void IntegerTransformerSublayers::ObserveStreamSum(const ActivationFormat& residual,
+                                                   const Stream* x, const Acc* o,
+                                                   int64_t n) const {
   if (observer_ == nullptr || residual.index < 0) return;
   int32_t& max_abs = observer_[residual.index];
+  const int32_t up = StreamShift(residual);
   for (int64_t i = 0; i < n; ++i) {
-    const int32_t a = (x[i] < 0 ? -static_cast<int32_t>(x[i]) : x[i]) << StreamShift(residual);
-    max_abs = a > max_abs ? a : max_abs;
+    const int64_t sum = static_cast<int64_t>(x[i]) * (int64_t{1} << up) + o[i];
+    const int64_t a = sum < 0 ? -sum : sum;
+    if (a > max_abs) max_abs = a > fxp::kInt32Max ? fxp::kInt32Max : static_cast<int32_t>(a);
   }
 }
 
@@ -216,8 +224,8 @@ void IntegerTransformerSublayers::AddToStream(int32_t rows, Acc* o, Stream* x,
                                               const ActivationFormat& residual) const {
   const int64_t n = static_cast<int64_t>(rows) * d_;
   if (pre_norm_) {
+    ObserveStreamSum(residual, x, o, n);
     k_->residual_add_s32_s16(static_cast<int32_t>(n), o, StreamShift(residual), x);
-    ObserveStream(residual, x, n);
     return;
   }
   // Post-norm: x = LN(x + o), the sum in Q11.20 in o's buffer.

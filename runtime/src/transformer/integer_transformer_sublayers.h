@@ -13,6 +13,7 @@
 
 #include <stdint.h>
 
+#include "decoder/activation_observer.h"
 #include "edgenmt/arena.h"
 #include "edgenmt/model.h"
 #include "error_detail.h"
@@ -37,8 +38,12 @@ class IntegerTransformerSublayers {
                  int32_t max_sources, int32_t max_len, Arena* arena, ErrorDetail* detail);
   int32_t d_model() const { return d_; }
   int32_t ffn() const { return ffn_; }
-  // Calibration: max_abs_q20 has one slot per ExpectedActivations() entry; null: off.
-  void set_observer(int32_t* max_abs_q20) { observer_ = max_abs_q20; }
+  // Calibration: max_abs_q20 has one slot per ExpectedActivations() entry; null: off. values:
+  // null, or given every int8 activation's values too (decoder/activation_observer.h).
+  void set_observer(int32_t* max_abs_q20, const ActivationValueSink* values) {
+    observer_ = max_abs_q20;
+    values_ = values;
+  }
 
   Status BindEmbedding(const Model& model, const char* name, int32_t rows, int32_t cols,
                        Arena* arena, Matrix* out, ErrorDetail* detail) const;
@@ -84,10 +89,12 @@ class IntegerTransformerSublayers {
                    const ActivationFormat& residual) const;
   void ToInt8(int64_t n, const Acc* v, const ActivationFormat& format, bool relu, Act* y) const;
   void Observe(const ActivationFormat& format, const Acc* v, int64_t n, bool relu) const;
-  void ObserveStream(const ActivationFormat& residual, const Stream* x, int64_t n) const;
+  void ObserveStreamSum(const ActivationFormat& residual, const Stream* x, const Acc* o,
+                        int64_t n) const;
 
   const KernelTable* k_ = nullptr;
   int32_t* observer_ = nullptr;
+  const ActivationValueSink* values_ = nullptr;
   int32_t d_ = 0;
   int32_t heads_ = 0;
   int32_t d_head_ = 0;

@@ -52,7 +52,9 @@ class TransformerEncoderDecoder final : public SequenceDecoder, public Activatio
   float* log_probs() override { return log_probs_; }
   int32_t* log_probs_q16() override { return log_probs_q16_; }
   // Calibration (int8-full): see IntegerTransformerSublayers::set_observer.
-  void set_activation_observer(int32_t* max_abs_q20) override { sub_.set_observer(max_abs_q20); }
+  void set_activation_observer(int32_t* max_abs_q20, const ActivationValueSink* values) override {
+    sub_.set_observer(max_abs_q20, values);
+  }
   const float* attention() const override { return attention_; }
   int32_t rows() const override { return rows_; }
   int32_t src_len() const override { return src_len_; }

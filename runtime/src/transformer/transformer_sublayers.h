@@ -10,6 +10,7 @@
 
 #include <stdint.h>
 
+#include "decoder/activation_observer.h"
 #include "edgenmt/arena.h"
 #include "edgenmt/model.h"
 #include "error_detail.h"
@@ -39,7 +40,7 @@ class TransformerSublayers {
   int32_t d_model() const { return d_; }
   int32_t ffn() const { return ffn_; }
   // Observation (calibration) is integer-only.
-  void set_observer(int32_t*) {}
+  void set_observer(int32_t*, const ActivationValueSink*) {}
 
   Status BindEmbedding(const Model& model, const char* name, int32_t rows, int32_t cols,
                        Arena* arena, Matrix* out, ErrorDetail* detail) const;
