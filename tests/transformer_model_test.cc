@@ -2,8 +2,10 @@
 // translate_batch_test): the loader's checks on a Transformer file (config, decoding limit,
 // tensors), the session's limits (target positions), the exact arena, int8-full (conversion,
 // decoding, the loader's format checks), and the has_attention() / alignments path.
+#include <math.h>
 #include <string.h>
 
+#include <algorithm>
 #include <functional>
 #include <string>
 #include <vector>
@@ -16,6 +18,7 @@
 #include "edgenmt/tensor_layout.h"
 #include "edgenmt/translator.h"
 #include "model_writer.h"
+#include "quantize.h"
 #include "runtime_test_util.h"
 
 namespace edgenmt {
@@ -207,6 +210,72 @@ TEST(TransformerModel, Int8FullFileChecks) {
   auto narrow = Build([](ModelFileContents& c) { c.activations[1].int_bits = -9; },
                       QuantScheme::kInt8Full);
   EXPECT_EQ(narrow->status, Status::kModelTensorInvalid) << narrow->model.error_detail();
+}
+
+// max |embedding[t][i] * sqrt(d_model) + position[p][i]| over every token and position.
+double EmbeddingBound(const char* embedding, const char* positions) {
+  const converter::TensorMap& t = TransformerCheckpoint().tensors;
+  const converter::FloatTensor& e = t.at(embedding);
+  const converter::FloatTensor& p = t.at(positions);
+  const int64_t d = e.shape[1];
+  const double scale = sqrt(static_cast<double>(d));  // d_model
+  double bound = 0;
+  for (int64_t r = 0; r < e.shape[0]; ++r) {
+    for (int64_t q = 0; q < p.shape[0]; ++q) {
+      for (int64_t i = 0; i < d; ++i) {
+        bound = std::max(bound, fabs(e.data[r * d + i] * scale + p.data[q * d + i]));
+      }
+    }
+  }
+  return bound;
+}
+
+// Calibration observes the residual stream's sums before they saturate: run with a stream
+// format two bits narrower than the one calibration picks, it still sees values beyond that
+// format's range (observing the saturated stream, it grew one bit per round). The last round's
+// int8 choice by error stays among its candidates (3 bits narrower to 1 wider).
+TEST(TransformerModel, CalibrationSeesTheStreamBeyondItsFormat) {
+  const std::vector<std::string> sources = converter::ReadCalibrationSources(
+      std::string(EDGENMT_SOURCE_DIR) + "/data/g2p/dev.tsv", 40);
+  auto calibrate = [&](int stream_bits, converter::Int8RangeChoice choice,
+                       std::vector<int>* formats_run) {
+    auto loaded = Build([&](ModelFileContents& c) {
+      for (converter::ActivationFormatRecord& a : c.activations) {
+        if (a.name == "encoder.residual" || a.name == "decoder.residual") a.int_bits = stream_bits;
+        formats_run->push_back(a.int_bits);
+      }
+    }, QuantScheme::kInt8Full);
+    EXPECT_EQ(loaded->status, Status::kOk) << loaded->model.error_detail();
+    int64_t run = 0;
+    return converter::CalibrateActivationFormats(loaded->model, sources, 20, &run, nullptr,
+                                                 choice);
+  };
+  std::vector<int> wide_formats, narrow_formats;
+  const auto wide = calibrate(kMaxTransformerIntBits, converter::Int8RangeChoice::kMaxWithHeadroom,
+                              &wide_formats);
+  ASSERT_FALSE(wide.empty());
+  for (size_t i = 0; i < wide.size(); ++i) {
+    if (wide[i].int8) continue;
+    const int narrow_bits = wide[i].int_bits - 2;
+    ASSERT_GE(narrow_bits, 0) << wide[i].name << " max " << wide[i].abs_max;
+    narrow_formats.clear();
+    const auto narrow =
+        calibrate(narrow_bits, converter::Int8RangeChoice::kLeastSquaredError, &narrow_formats);
+    // What the embedding alone can reach (observed before it is narrowed, fixed or not):
+    // beyond it, the observation comes from a sublayer's sum.
+    const bool encoder = wide[i].name == "encoder.residual";
+    const double embedded = EmbeddingBound(encoder ? "src_embed.weight" : "tgt_embed.weight",
+                                           encoder ? "src_pos" : "tgt_pos");
+    EXPECT_GT(narrow[i].abs_max, std::max(embedded, ldexp(1.0, narrow_bits)) + 0.05)
+        << narrow[i].name << " run at Q" << narrow_bits << "." << 15 - narrow_bits
+        << ", embedding up to " << embedded;
+    EXPECT_GT(narrow[i].int_bits, narrow_bits) << narrow[i].name;
+    for (size_t j = 0; j < narrow.size(); ++j) {
+      if (!narrow[j].int8) continue;
+      EXPECT_GE(narrow[j].int_bits, narrow_formats[j] - 3) << narrow[j].name;
+      EXPECT_LE(narrow[j].int_bits, narrow_formats[j] + 1) << narrow[j].name;
+    }
+  }
 }
 
 }  // namespace
