@@ -60,19 +60,20 @@ std::vector<ActivationCalibration> CalibrateActivationFormats(
                        std::string("the runtime cannot run this model: ") + detail.c_str());
 
   std::vector<int32_t> max_raw(cells.size(), 0);
-  // kLeastSquaredError: the int8 slots' values go to a sink that sums each candidate's error.
-  Int8RangeErrors errors;
-  std::vector<int> centers(observed_bits.begin(), observed_bits.end());
-  std::vector<int> lo(min_bits.begin(), min_bits.end()), hi(max_bits.begin(), max_bits.end());
-  std::vector<bool> int8(cells.size());
-  for (size_t i = 0; i < cells.size(); ++i) int8[i] = cells[i].int8;
-  errors.Reset(centers, lo, hi, int8);
-  ActivationValueSink sink;
-  sink.observe = [](void* user, int32_t slot, const int32_t* q20, int64_t n, bool relu) {
-    static_cast<Int8RangeErrors*>(user)->Add(slot, q20, n, relu);
-  };
-  sink.user = &errors;
+  // kLeastSquaredError: the int8 slots' values go to a sink that sums each candidate's error
+  // around the format the model runs with now.
   const bool by_error = int8_choice == Int8RangeChoice::kLeastSquaredError;
+  Int8RangeErrors errors;
+  ActivationValueSink sink;
+  if (by_error) {
+    std::vector<bool> int8(cells.size());
+    for (size_t i = 0; i < cells.size(); ++i) int8[i] = cells[i].int8;
+    errors.Reset(observed_bits, min_bits, max_bits, int8);
+    sink.observe = [](void* user, int32_t slot, const int32_t* q20, int64_t n, bool relu) {
+      static_cast<Int8RangeErrors*>(user)->Add(slot, q20, n, relu);
+    };
+    sink.user = &errors;
+  }
   decoder->set_activation_observer(max_raw.data(), by_error ? &sink : nullptr);
   std::vector<int32_t> ids(static_cast<size_t>(c.max_src_len));
   const int32_t bos = model.tgt_vocab().bos_id, eos = model.tgt_vocab().eos_id;

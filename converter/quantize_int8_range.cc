@@ -4,8 +4,9 @@
 
 namespace edgenmt::converter {
 
-void Int8RangeErrors::Reset(const std::vector<int>& centers, const std::vector<int>& min_bits,
-                            const std::vector<int>& max_bits, const std::vector<bool>& int8) {
+void Int8RangeErrors::Reset(const std::vector<int32_t>& centers,
+                            const std::vector<int32_t>& min_bits,
+                            const std::vector<int32_t>& max_bits, const std::vector<bool>& int8) {
   slots_.assign(centers.size(), Slot());
   for (size_t i = 0; i < centers.size(); ++i) {
     Slot& s = slots_[i];
@@ -15,6 +16,7 @@ void Int8RangeErrors::Reset(const std::vector<int>& centers, const std::vector<i
     const int hi = centers[i] + kAbove > max_bits[i] ? max_bits[i] : centers[i] + kAbove;
     s.first = lo;
     s.errors.assign(hi >= lo ? static_cast<size_t>(hi - lo + 1) : 0, 0.0);
+    for (int m = lo; m <= hi; ++m) s.steps.push_back(ldexp(1.0, m - 7));
   }
 }
 
@@ -27,7 +29,7 @@ void Int8RangeErrors::Add(int32_t slot, const int32_t* q20, int64_t n, bool relu
     if (relu && q20[i] < 0) continue;
     const double x = ldexp(static_cast<double>(q20[i]), -20);
     for (size_t c = 0; c < s.errors.size(); ++c) {
-      const double step = ldexp(1.0, s.first + static_cast<int>(c) - 7);
+      const double step = s.steps[c];
       // The runtime's requantization: round to nearest, saturate to [-128, 127].
       double q = round(x / step);
       q = q > 127 ? 127 : (q < -128 ? -128 : q);

@@ -22,8 +22,8 @@ class Int8RangeErrors {
   // center + kAbove, within [min_bits, max_bits]. Slots with int8 false collect nothing.
   static constexpr int kBelow = 3;
   static constexpr int kAbove = 1;
-  void Reset(const std::vector<int>& centers, const std::vector<int>& min_bits,
-             const std::vector<int>& max_bits, const std::vector<bool>& int8);
+  void Reset(const std::vector<int32_t>& centers, const std::vector<int32_t>& min_bits,
+             const std::vector<int32_t>& max_bits, const std::vector<bool>& int8);
 
   // Adds n values in Q11.20 (relu: negative values become 0, the same for every candidate, so
   // they are skipped). slot out of range or not int8: ignored.
@@ -40,6 +40,7 @@ class Int8RangeErrors {
     bool int8 = false;
     int first = 0;               // m of errors[0]
     std::vector<double> errors;  // one per candidate
+    std::vector<double> steps;   // 2^(m - 7) per candidate
     int64_t count = 0;
   };
   std::vector<Slot> slots_;

@@ -39,7 +39,7 @@ class IntegerTransformerSublayers {
   int32_t d_model() const { return d_; }
   int32_t ffn() const { return ffn_; }
   // Calibration: max_abs_q20 has one slot per ExpectedActivations() entry; null: off. values:
-  // null, or given every int8 activation's values too (decoder/activation_observer.h).
+  // null, or given the observed values too (decoder/activation_observer.h).
   void set_observer(int32_t* max_abs_q20, const ActivationValueSink* values) {
     observer_ = max_abs_q20;
     values_ = values;
