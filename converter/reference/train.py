@@ -164,7 +164,11 @@ def train_worker(rank, args):
     if args.init_from:
         from checkpoint import load_checkpoint
         init_model, init_src, init_tgt = load_checkpoint(args.init_from)
-        if (init_model.cfg.to_dict() != cfg.to_dict() or list(init_src.tokens) != list(src_vocab.tokens)
+        # Dropout shapes no weight: a warm start may change it (e.g. --set dropout=0.0).
+        def shape_config(c):
+            return {k: v for k, v in c.to_dict().items() if k != "dropout"}
+        if (shape_config(init_model.cfg) != shape_config(cfg)
+                or list(init_src.tokens) != list(src_vocab.tokens)
                 or list(init_tgt.tokens) != list(tgt_vocab.tokens)):
             raise SystemExit(f"--init-from {args.init_from}: config or vocabularies differ")
         model.load_state_dict(init_model.state_dict(), strict=True)

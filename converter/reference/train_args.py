@@ -55,8 +55,7 @@ def build_parser(description=None):
     ap.add_argument("--skip-final-eval", action="store_true")
     ap.add_argument("--init-from", default="",
                     help="warm start: load the weights of this checkpoint directory (same config "
-                         "and vocabularies) and continue training from them (the shipped model "
-                         "does not use it)")
+                         "but for dropout, same vocabularies) and continue training from them")
     ap.add_argument("--first-epoch", type=int, default=1,
                     help="number of the first epoch (continues the numbering after --init-from)")
     ap.add_argument("--rollback-gap", type=float, default=ROLLBACK_GAP,
