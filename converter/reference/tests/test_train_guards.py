@@ -131,6 +131,20 @@ class TrainGuardsTest(unittest.TestCase):
         self.assertNotIn("averaging", log)
         self.assertEqual(log["best"]["update"], min(log["evals"], key=lambda e: e["dev_wer"])["update"])
 
+    def test_init_from_may_change_dropout_only(self):
+        self.train("--epochs", "1", "--workers", "1")
+        first = os.path.join(self.tmp.name, "first")
+        os.rename(self.out, first)
+        log = self.train("--epochs", "1", "--workers", "1", "--init-from", first,
+                         "--set", "dropout=0.0")
+        self.assertEqual(log["config"]["dropout"], 0.0)
+        # Any other config key must match the weights' checkpoint.
+        cmd = [sys.executable, TRAIN, "--data", self.data, "--out", self.out + "-b", *TINY,
+               "--epochs", "1", "--workers", "1", "--init-from", first, "--set", "window=1"]
+        r = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+        self.assertNotEqual(r.returncode, 0)
+        self.assertIn("config or vocabularies differ", r.stderr)
+
 
 if __name__ == "__main__":
     unittest.main()
