@@ -6,8 +6,8 @@
 //   SelectWhereAnyBit(V x, int32_t bits, V if_set, V otherwise): lanes where x & bits != 0;
 //   SelectWhereNonNegative(V a, V if_set, V otherwise).
 // Included only by instruction-set headers (fixed_point_avx2.h, fixed_point_exp_avx512.h,
-// fixed_point_neon.h) after their lane operations; anonymous namespace, so every instantiation
-// stays in a file compiled with its own flags.
+// fixed_point_neon.h, fixed_point_helium.h) after their lane operations; anonymous namespace, so
+// every instantiation stays in a file compiled with its own flags.
 #ifndef EDGENMT_KERNELS_SIMD_FIXED_POINT_EXP_LANES_H_
 #define EDGENMT_KERNELS_SIMD_FIXED_POINT_EXP_LANES_H_
 

@@ -1,13 +1,16 @@
 // The scalar fixed-point primitives of edgenmt/fixed_point.h on 4 int32 lanes of Helium (MVE),
 // bit-exact: VQRDMULH is fxp::SaturatingRoundingDoublingHighMul, VQSHL a saturating left shift,
 // and a rounding shift (ties up) of x - [x < 0] is fxp::RoundingDivideByPOT (ties away from
-// zero). Included only by the Helium files; anonymous namespace, like fixed_point_neon.h.
+// zero); the exp is fixed_point_exp_lanes.h's over these lanes. Included only by the Helium
+// files; anonymous namespace, like fixed_point_neon.h.
 #ifndef EDGENMT_KERNELS_SIMD_FIXED_POINT_HELIUM_H_
 #define EDGENMT_KERNELS_SIMD_FIXED_POINT_HELIUM_H_
 
 #if defined(__ARM_FEATURE_MVE)
 #include <arm_mve.h>
 #include <stdint.h>
+
+#include "kernels/simd/fixed_point_exp_lanes.h"
 
 namespace edgenmt {
 namespace simd {
@@ -47,6 +50,30 @@ inline V MultiplyByQuantizedMultiplier(V x, V multiplier, V shift) {
   const V left = vmaxq_s32(shift, Set(0));
   const V minus_right = vminq_s32(shift, Set(0));
   return RoundingDivideByPOT(vqrdmulhq_s32(vqshlq_s32(x, left), multiplier), minus_right);
+}
+
+// The lane operations of fixed_point_exp_lanes.h. MVE has no VTST: a lane's bits are tested by
+// VAND and a compare with zero, and the predicate selects (VPSEL).
+struct HeliumLanes {
+  using V = int32x4_t;
+  static V Set(int32_t v) { return vdupq_n_s32(v); }
+  static V Add(V a, V b) { return vaddq_s32(a, b); }
+  static V Sub(V a, V b) { return vsubq_s32(a, b); }
+  static V And(V a, V b) { return vandq_s32(a, b); }
+  static V ShiftLeft(V x, int n) { return vshlq_r_s32(x, n); }
+  static V SaturatingRoundingDoublingHighMul(V a, V b) { return vqrdmulhq_s32(a, b); }
+  static V RoundingDivideByPOT(V x, int exponent) { return RoundingRightShift(x, exponent); }
+  static V SelectWhereAnyBit(V x, int32_t bits, V if_set, V otherwise) {
+    return vpselq_s32(if_set, otherwise, vcmpneq_n_s32(vandq_s32(x, Set(bits)), 0));
+  }
+  static V SelectWhereNonNegative(V a, V if_set, V otherwise) {
+    return vpselq_s32(if_set, otherwise, vcmpgeq_n_s32(a, 0));
+  }
+};
+
+// a <= 0 in Q(int_bits).(31 - int_bits), int_bits in [0, 29]: fxp::ExpOnNegativeValuesQ31.
+inline V ExpOnNegativeValuesQ31(V a, int int_bits) {
+  return ExpOnNegativeValuesQ31Lanes<HeliumLanes>(a, int_bits);
 }
 
 }  // namespace

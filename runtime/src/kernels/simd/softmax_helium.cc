@@ -1,9 +1,9 @@
 // Helium (MVE) int8-full softmax and log-softmax (simd_helium.h): ref_softmax_s32_s16 and
 // ref_log_softmax_s32 with the exp terms on 4 lanes. Each function below mirrors the scalar
-// one of edgenmt/fixed_point.h with the same name (VQRDMULH is SaturatingRoundingDoublingHighMul;
-// RoundingDivideByPOT is fixed_point_helium.h's RoundingRightShift), so the terms, their 64-bit
-// sum (VADDLVA) and the outputs are bit-exact; the reciprocal and the log of the sum are the
-// scalar functions themselves (once per call).
+// one of edgenmt/fixed_point.h with the same name (the exp is fixed_point_exp_lanes.h's over
+// fixed_point_helium.h's lanes), so the terms, their 64-bit sum (VADDLVA) and the outputs are
+// bit-exact; the reciprocal and the log of the sum are the scalar functions themselves (once
+// per call).
 #if defined(__ARM_FEATURE_MVE)
 #include <arm_mve.h>
 
@@ -16,40 +16,6 @@
 namespace edgenmt {
 namespace simd {
 namespace {
-
-inline V ExpOnIntervalNegativeQuarterTo0Q31(V a) {
-  constexpr int32_t kExpMinusOneEighth = 1895147668;
-  const V x = vaddq_s32(a, Set(1 << 28));
-  const V x2 = vqrdmulhq_s32(x, x);
-  const V x3 = vqrdmulhq_s32(x2, x);
-  const V x4 = vqrdmulhq_s32(x2, x2);
-  const V x5 = vqrdmulhq_s32(x4, x);
-  const V t5 = vaddq_s32(vqrdmulhq_n_s32(x5, 429496730), x4);
-  const V t4 = vaddq_s32(RoundingRightShift(t5, 2), x3);
-  const V t3 = vaddq_s32(vqrdmulhq_n_s32(t4, 715827883), x2);
-  const V poly = RoundingRightShift(t3, 1);
-  return vaddq_s32(Set(kExpMinusOneEighth), vqrdmulhq_n_s32(vaddq_s32(x, poly), kExpMinusOneEighth));
-}
-
-// a <= 0 in Q(int_bits).(31 - int_bits), int_bits in [0, 29] (frac_bits >= 2).
-inline V ExpOnNegativeValuesQ31(V a, int int_bits) {
-  static constexpr int32_t kExpMinusPow2[7] = {1672461947, 1302514674, 790015084, 290630308,
-                                               39332535,   720401,     242};
-  const int frac_bits = 31 - int_bits;
-  const int32_t one_quarter = 1 << (frac_bits - 2);
-  const V a_mod_quarter_minus_quarter = vsubq_s32(vandq_s32(a, Set(one_quarter - 1)), Set(one_quarter));
-  V result = ExpOnIntervalNegativeQuarterTo0Q31(vshlq_s32(a_mod_quarter_minus_quarter, Set(int_bits)));
-  const V remainder = vsubq_s32(a_mod_quarter_minus_quarter, a);
-  for (int k = -2; k < int_bits; ++k) {
-    const int bit = frac_bits + k;
-    if (bit > 30) break;
-    const mve_pred16_t set = vcmpneq_n_s32(vandq_s32(remainder, Set(1 << bit)), 0);
-    // exp(-2^k) for k > 4 is below 2^-31: the scalar function returns 0 there.
-    const V multiplied = k > 4 ? Set(0) : vqrdmulhq_n_s32(result, kExpMinusPow2[k + 2]);
-    result = vpselq_s32(multiplied, result, set);
-  }
-  return vpselq_s32(Set(fxp::kQ31One), result, vcmpgeq_n_s32(a, 0));
-}
 
 // The max of x[0..n), and the exp terms of x - max (halved: one more integer bit) on 4 lanes.
 inline int32_t MaxOf(int32_t n, const int32_t* x) {
