@@ -22,7 +22,6 @@ renamed when complete.
 import argparse
 import os
 import sys
-import tempfile
 import time
 from typing import List, Sequence
 
@@ -35,6 +34,7 @@ from checkpoint import load_checkpoint, tokenize_source  # noqa: E402
 from evaluate import format_result  # noqa: E402
 from g2p_metrics import read_tsv, score  # noqa: E402
 from search import DecodeOptions, batched_greedy  # noqa: E402
+from seq_kd_targets import write_atomic  # noqa: E402
 
 
 class EnsembleContext:
@@ -112,19 +112,6 @@ def load_ensemble(specs: Sequence[str], mix: str = "prob"):
     return ens, vocabs[0], vocabs[1]
 
 
-def write_atomic(path: str, lines: List[str]) -> None:
-    d = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(dir=d, prefix=".ensemble-")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
-            f.writelines(lines)
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, path)
-    except BaseException:
-        os.unlink(tmp)
-        raise
-
-
 def main():
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -149,8 +136,9 @@ def main():
     print(f"decoded {len(words)} words in {time.time() - t0:.1f} s", file=sys.stderr)
     hyps = {w: tgt_vocab.decode(h.tokens) for w, h in zip(words, found)}
     if args.out:
-        write_atomic(args.out, [f"{w}\t1\t{h.logprob:.6f}\t{' '.join(hyps[w])}\n"
-                                for w, h in zip(words, found)])
+        write_atomic(os.path.abspath(args.out),
+                     "".join(f"{w}\t1\t{h.logprob:.6f}\t{' '.join(hyps[w])}\n"
+                             for w, h in zip(words, found)))
     print(format_result(score(hyps, refs)))
 
 

@@ -17,6 +17,8 @@ from test_model_search import SRC, TGT, random_model as random_rnn, small_config
 from test_transformer import random_model as random_transformer
 
 SCRIPT = os.path.join(_path.REFERENCE_DIR, "ensemble.py")
+OTHER_TGT = type(TGT)(TGT.tokens + ["ZZ"])   # one phoneme more: vocabularies that differ
+TGT_SIZE_OTHER = len(OTHER_TGT)
 
 
 def members():
@@ -111,9 +113,6 @@ class EnsembleTest(unittest.TestCase):
             self.assertNotIn("Traceback", r.stderr)
             self.assertFalse(os.path.exists(out))
 
-
-OTHER_TGT = type(TGT)(TGT.tokens + ["ZZ"])
-TGT_SIZE_OTHER = len(OTHER_TGT)
 
 if __name__ == "__main__":
     unittest.main()
