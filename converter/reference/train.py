@@ -5,7 +5,7 @@ Reproduce (from the repository root; the shipped run took 68 min on the 2-core d
     /usr/bin/python3 converter/reference/train.py --out models/g2p-en
 
 Shipped config: recipes.py's SHIPPED_CONFIG. ``--recipe NAME`` starts from a named recipe's
-flags and config (recipes.py), e.g. ``--recipe g2p-en-transformer`` for the Transformer.
+flags and config (recipes.py), e.g. ``--recipe g2p-en-transformer-4x4`` for the shipped Transformer.
 
 Recipe: fixed seed; Adam, token-level NLL, gradient norm clipped at 5; batches of 256 lines
 bucketed by length (lines shuffled, stably sorted by source then target length, cut into
