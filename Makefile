@@ -3,7 +3,10 @@
 #   make build    configure + build build/host (CMake preset "host")
 #   make install  install into PREFIX (default build/install): see README "Installing"
 #   make models   convert models/g2p-en and models/g2p-en-mcu -> build/models/<name>.{f32,int8,int8-full}.enmt,
-#                 and the Transformer models/g2p-en-transformer -> build/models/g2p-en-transformer.{f32,int8,int8-full}.enmt
+#                 and the Transformer models/g2p-en-transformer -> build/models/g2p-en-transformer.{f32,int8,int8-full}.enmt;
+#                 the phonemizer: build/models/phonemizer-en.enmt (models/g2p-en-stress int8 + CMUdict
+#                 0.7b, fetched by scripts/fetch-cmudict.sh) and, once models/g2p-en-stress-mcu
+#                 exists, build/models/phonemizer-en-mcu.enmt (int8-full + only the words it misses)
 #   make demo     install only the demo's packages (scripts/install-deps.sh demo), build the CLI
 #                 and the converter (preset "demo": build/host without the tests), convert the
 #                 int8 model and translate a few words with the default (SIMD) backend, timed
@@ -49,6 +52,10 @@ MCU_CHECKPOINT := models/g2p-en-mcu
 # The Transformer (models/g2p-en-transformer/README.md), in all three schemes.
 TRANSFORMER_CHECKPOINT := models/g2p-en-transformer
 TRANSFORMER_MCU_CHECKPOINT := models/g2p-en-transformer-mcu
+# The models with stress (issue 59) and the phonemizer files packed from them.
+STRESS_CHECKPOINT := models/g2p-en-stress
+STRESS_MCU_CHECKPOINT := models/g2p-en-stress-mcu
+PHONEMIZER_PACK := $(BUILD_DIR)/converter/edgenmt-phonemizer-pack
 MODEL := build/models/g2p-en.f32.enmt
 MODEL_INT8 := build/models/g2p-en.int8.enmt
 MODEL_INT8_FULL := build/models/g2p-en.int8-full.enmt
@@ -67,7 +74,7 @@ BENCH_REPEAT ?= 3
 # Words per row of make bench-arm (QEMU runs them one instruction at a time: about half an hour
 # for 500 on 2 cores).
 BENCH_ARM_WORDS ?= 500
-FUZZ_TARGETS := model_load_fuzzer translate_fuzzer
+FUZZ_TARGETS := model_load_fuzzer translate_fuzzer phonemize_text_fuzzer user_lexicon_fuzzer
 
 PREFIX ?= build/install
 
@@ -114,6 +121,27 @@ models: build
 	      --calibration data/g2p/dev.tsv; \
 	  done; \
 	done
+	# The phonemizer files (issue 59; docs/PHONEMIZER.md): a model with stress + CMUdict 0.7b.
+	scripts/fetch-cmudict.sh build/cmudict
+	for checkpoint in $(STRESS_CHECKPOINT) $(STRESS_MCU_CHECKPOINT); do \
+	  [[ -f $$checkpoint/metrics.json ]] || continue; \
+	  for dtype in float32 int8 int8-full; do \
+	    name=$$dtype; [[ $$dtype == float32 ]] && name=f32; \
+	    $(CONVERT) --checkpoint $$checkpoint \
+	      --out build/models/$$(basename $$checkpoint).$$name.enmt --dtype $$dtype \
+	      --calibration data/g2p-stress/dev.tsv; \
+	  done; \
+	done
+	phonemizer_model=$(TRANSFORMER_CHECKPOINT); \
+	[[ -f $(STRESS_CHECKPOINT)/metrics.json ]] && phonemizer_model=$(STRESS_CHECKPOINT); \
+	$(PHONEMIZER_PACK) --model build/models/$$(basename $$phonemizer_model).int8.enmt \
+	  --lexicon build/cmudict/dict.txt --lexicon-words all --out build/models/phonemizer-en.enmt \
+	  --report build/models/phonemizer-en.json
+	if [[ -f $(STRESS_MCU_CHECKPOINT)/metrics.json ]]; then \
+	  $(PHONEMIZER_PACK) --model build/models/g2p-en-stress-mcu.int8-full.enmt \
+	    --lexicon build/cmudict/dict.txt --lexicon-words misses \
+	    --out build/models/phonemizer-en-mcu.enmt --report build/models/phonemizer-en-mcu.json; \
+	fi
 
 demo:
 	scripts/install-deps.sh demo

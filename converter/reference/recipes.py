@@ -80,3 +80,28 @@ def apply_recipe(parser, name):
         raise SystemExit(f"--recipe {name}: unknown (known: {', '.join(sorted(RECIPES))})")
     parser.set_defaults(**RECIPES[name]["flags"])
     return dict(RECIPES[name]["config"])
+
+# The models with stress (data/g2p-stress: CMUdict 0.7b's stressed pronunciations of data/g2p's
+# words, same split). Each starts from its stressless model widened to the 73 stressed target
+# tokens by stress_warm_start.py (each AH0 / AH1 / AH2 row a copy of AH's), so the run only has to
+# learn where the stress falls: a short cosine in float32 (this CPU has no AVX512_BF16), warm-up
+# 100 updates, one validation an epoch, dev choosing between the best validation and the averages
+# of the last 2-3. Two commands (scripts/train-stress-models.sh runs both for both models):
+#   /usr/bin/python3 converter/reference/stress_warm_start.py --from models/g2p-en-transformer \
+#       --out build/g2p-en-stress-init
+#   /usr/bin/python3 converter/reference/train.py --recipe g2p-en-stress
+RECIPES["g2p-en-stress"] = dict(
+    flags=dict(model="transformer", data="data/g2p-stress", out="models/g2p-en-stress",
+               init_from="build/g2p-en-stress-init", device="auto", batch_size=512,
+               eval_every=224, epochs=10, lr=5e-4, warmup=100, label_smoothing=0.1,
+               average_last=3, precision="fp32", seed=59, keep="best", deadline_min=62),
+    config=dict(RECIPES["g2p-en-transformer-4x4"]["config"]))
+# The MCU model with stress: models/g2p-en-transformer-mcu (2 + 2, width 96) widened the same way
+# and trained on the gold stressed split (its stressless parent learned from a teacher's output;
+# there is no stressed teacher yet).
+RECIPES["g2p-en-stress-mcu"] = dict(
+    flags=dict(model="transformer", data="data/g2p-stress", out="models/g2p-en-stress-mcu",
+               init_from="build/g2p-en-stress-mcu-init", device="auto", batch_size=256,
+               eval_every=448, epochs=12, lr=7e-4, warmup=100, label_smoothing=0.1,
+               average_last=3, precision="fp32", seed=59, keep="best", deadline_min=30),
+    config=dict(RECIPES["g2p-en-transformer-mcu"]["config"]))

@@ -18,6 +18,7 @@ const char* StatusName(Status status) {
     case Status::kSourceTooLong: return "SourceTooLong";
     case Status::kSourceInvalidUtf8: return "SourceInvalidUtf8";
     case Status::kSourceTokenOutOfRange: return "SourceTokenOutOfRange";
+    case Status::kUserLexiconInvalid: return "UserLexiconInvalid";
     case Status::kArenaTooSmall: return "ArenaTooSmall";
     case Status::kLimitExceeded: return "LimitExceeded";
     case Status::kInternal: return "Internal";

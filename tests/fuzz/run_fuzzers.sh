@@ -16,17 +16,20 @@ fuzzers="$build_dir/fuzzers"
 mkdir -p "$build_dir/fuzz-artifacts"
 
 # target name, max input length, seed directories
-declare -A max_len=([model_load_fuzzer]=24576 [translate_fuzzer]=512)
+declare -A max_len=([model_load_fuzzer]=24576 [translate_fuzzer]=512 [phonemize_text_fuzzer]=4096
+                   [user_lexicon_fuzzer]=4096)
 declare -A seeds=(
   [model_load_fuzzer]="$src/tests/fuzz/models $src/tests/data/models $src/tests/fuzz/corpus/model_load"
   [translate_fuzzer]="$src/tests/fuzz/corpus/translate"
+  [phonemize_text_fuzzer]="$src/tests/fuzz/corpus/phonemize_text"
+  [user_lexicon_fuzzer]="$src/tests/fuzz/corpus/user_lexicon"
 )
 
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}
 
 pids=()
-targets=(model_load_fuzzer translate_fuzzer)
+targets=(model_load_fuzzer translate_fuzzer phonemize_text_fuzzer user_lexicon_fuzzer)
 for target in "${targets[@]}"; do
   [[ -x "$fuzzers/$target" ]] || { echo "run_fuzzers: $fuzzers/$target is not built" >&2; exit 2; }
   corpus="$build_dir/fuzz-corpus/$target"

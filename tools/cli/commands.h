@@ -7,6 +7,7 @@ namespace edgenmt::cli {
 int RunTranslate(int argc, char** argv);  // argv[0] is the subcommand name
 int RunEval(int argc, char** argv);
 int RunInspect(int argc, char** argv);
+int RunPhonemize(int argc, char** argv);  // English text -> phonemes (frontend/)
 
 }  // namespace edgenmt::cli
 

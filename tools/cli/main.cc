@@ -28,6 +28,10 @@ void PrintUsage(FILE* out) {
       "  inspect FILE [--reference FLOAT_FILE]\n"
       "      config, vocabularies, tensors, arena plan, decoding defaults, provenance;\n"
       "      with --reference, each quantized tensor's SQNR and the size against float32\n"
+      "  phonemize -m PHONEMIZER_FILE [--format arpabet|ipa|json] [--user-lexicon FILE]\n"
+      "            [--no-lexicon] [--backend simd|reference|auto|xnnpack]\n"
+      "      English text on stdin (any length, UTF-8), phonemes on stdout, one line per line;\n"
+      "      numbers, dates, money and abbreviations read aloud (docs/TEXT_NORMALIZATION.md)\n"
       "\n"
       "the default backend is simd where the CPU has it (AVX2+FMA, NEON), else reference\n"
       "\n"
@@ -47,6 +51,9 @@ int main(int argc, char** argv) {
   if (std::strcmp(command, "translate") == 0) return edgenmt::cli::RunTranslate(argc - 1, argv + 1);
   if (std::strcmp(command, "eval") == 0) return edgenmt::cli::RunEval(argc - 1, argv + 1);
   if (std::strcmp(command, "inspect") == 0) return edgenmt::cli::RunInspect(argc - 1, argv + 1);
+  if (std::strcmp(command, "phonemize") == 0) {
+    return edgenmt::cli::RunPhonemize(argc - 1, argv + 1);
+  }
   std::fprintf(stderr, "edgenmt: error: unknown command '%s'\n", command);
   PrintUsage(stderr);
   return edgenmt::cli::kExitUsage;

@@ -28,6 +28,7 @@ enum class Status : int32_t {
   kSourceTooLong = 31,        // more tokens than the session's max_src_len
   kSourceInvalidUtf8 = 32,    // malformed UTF-8 in a source line
   kSourceTokenOutOfRange = 33,// a token id outside the source vocabulary
+  kUserLexiconInvalid = 34,   // a user lexicon line the phonemizer cannot read (frontend/)
 
   kArenaTooSmall = 40,        // caller's arena is smaller than required_arena_bytes()
   kLimitExceeded = 41,        // beam / n-best / length larger than the session was sized for
