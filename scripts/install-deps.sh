@@ -6,6 +6,11 @@
 #                          toolchains, no PyTorch)
 #   install-deps.sh bench-arm  everything, plus LLVM 19's llvm-mca and llvm-objdump (make
 #                          bench-arm's inner-loop limits; make test does not need them)
+#   install-deps.sh bench-g2p  everything, plus make bench-g2p's G2P peers: flite and its
+#                          headers and libraries (flite1-dev: tools/bench/flite_lts.c links
+#                          libflite_cmulex), eSpeak NG, Festival with festlex-cmu (CMUdict 0.4
+#                          as Festival's lexicon, /usr/share/festival/dicts/cmu/cmudict-0.4.out,
+#                          and its letter-to-sound rules) and GNU time (/usr/bin/time: peak RSS)
 # Only missing packages are installed; `apt-get update` runs once, and only if something is
 # missing. Needs root (or sudo). Extend the lists as the project grows.
 set -euo pipefail
@@ -45,7 +50,8 @@ case "${1:-all}" in
   demo) PACKAGES=("${DEMO_PACKAGES[@]}") ;;
   all) ;;
   bench-arm) PACKAGES+=(llvm-19) ;;
-  *) echo "usage: $0 [demo|all|bench-arm]" >&2; exit 2 ;;
+  bench-g2p) PACKAGES+=(flite flite1-dev espeak-ng festival festlex-cmu time) ;;
+  *) echo "usage: $0 [demo|all|bench-arm|bench-g2p]" >&2; exit 2 ;;
 esac
 # npm: Debian's npm package conflicts with a nodejs that bundles npm (NodeSource's), and
 # installing it would remove that nodejs; ask for it only when no npm command exists.
