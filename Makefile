@@ -37,6 +37,11 @@
 #                 qemu-aarch64 -cpu cortex-a76, and each hot kernel's inner loop under llvm-mca
 #                 against its core's peak; BENCH_ARM_WORDS distinct test words (tools/bench/
 #                 bench_arm.py; builds what it needs: make build models test-arm test-cortex-m)
+#   make bench-g2p  edgenmt's G2P (phonemize --no-lexicon) beside flite's and Festival's
+#                 letter-to-sound rules and eSpeak NG en-us (scripts/install-deps.sh bench-g2p):
+#                 WER / PER on the test split and on its words absent from CMUdict 0.4, words/s
+#                 on one core, peak RSS, data size, licence; words/s on a real text against
+#                 espeak-ng -q --ipa (tools/bench/g2p_peers.py; ends with the g2p_peers line)
 #   make fuzz     build the libFuzzer targets with clang-14 (build/fuzz) and run each for
 #                 FUZZ_SECONDS (default 600) from the committed seeds; fails on any finding
 SHELL := /bin/bash
@@ -79,7 +84,7 @@ FUZZ_TARGETS := model_load_fuzzer translate_fuzzer phonemize_text_fuzzer user_le
 PREFIX ?= build/install
 
 .PHONY: all deps configure build install models demo test test-arm test-armv7 test-aarch64 \
-        test-cortex-m test-cortex-m55 test-cortex-m7 asan fuzz bench bench-arm clean
+        test-cortex-m test-cortex-m55 test-cortex-m7 asan fuzz bench bench-arm bench-g2p clean
 
 all: build
 
@@ -112,7 +117,8 @@ models: build
 	  $(CONVERT) --checkpoint $(MCU_CHECKPOINT) --out build/models/g2p-en-mcu.$$name.enmt \
 	    --dtype $$dtype --calibration data/g2p/dev.tsv; \
 	done
-	for checkpoint in $(TRANSFORMER_CHECKPOINT) $(TRANSFORMER_MCU_CHECKPOINT); do \
+	for checkpoint in $(TRANSFORMER_CHECKPOINT) $(TRANSFORMER_MCU_CHECKPOINT) \
+	                  $(STRESS_CHECKPOINT) $(STRESS_MCU_CHECKPOINT); do \
 	  [[ -f $$checkpoint/metrics.json ]] || continue; \
 	  for dtype in float32 int8 int8-full; do \
 	    name=$$dtype; [[ $$dtype == float32 ]] && name=f32; \
@@ -123,15 +129,6 @@ models: build
 	done
 	# The phonemizer files (issue 59; docs/PHONEMIZER.md): a model with stress + CMUdict 0.7b.
 	scripts/fetch-cmudict.sh build/cmudict
-	for checkpoint in $(STRESS_CHECKPOINT) $(STRESS_MCU_CHECKPOINT); do \
-	  [[ -f $$checkpoint/metrics.json ]] || continue; \
-	  for dtype in float32 int8 int8-full; do \
-	    name=$$dtype; [[ $$dtype == float32 ]] && name=f32; \
-	    $(CONVERT) --checkpoint $$checkpoint \
-	      --out build/models/$$(basename $$checkpoint).$$name.enmt --dtype $$dtype \
-	      --calibration data/g2p-stress/dev.tsv; \
-	  done; \
-	done
 	phonemizer_model=$(TRANSFORMER_CHECKPOINT); \
 	[[ -f $(STRESS_CHECKPOINT)/metrics.json ]] && phonemizer_model=$(STRESS_CHECKPOINT); \
 	$(PHONEMIZER_PACK) --model build/models/$$(basename $$phonemizer_model).int8.enmt \
@@ -214,6 +211,22 @@ bench-arm: build models
 	tools/bench/setup_node.sh
 	tools/bench/node_sysroot.sh
 	/usr/bin/python3 tools/bench/bench_arm.py --words $(BENCH_ARM_WORDS)
+
+# edgenmt's G2P beside the classic peers, one run (issue 59 §5): flite 2.2's letter-to-sound
+# rules (tools/bench/flite_lts.c, lexicon bypassed), Festival 2.5's CMU letter-to-sound rules,
+# eSpeak NG 1.51 en-us and `edgenmt phonemize --no-lexicon` on data/g2p/test.tsv and on its
+# words absent from CMUdict 0.4 (festlex-cmu): WER / PER (stressless, mapped to ARPAbet),
+# words/s on one core, peak RSS, data size, licence, each the median of BENCH_REPEAT passes;
+# then words/s of `edgenmt phonemize` against `espeak-ng -q --ipa` on the GPL-3 text of
+# base-files. Table, build/bench/g2p_peers.json, and the g2p_peers line last.
+bench-g2p: build models
+	scripts/install-deps.sh bench-g2p
+	mkdir -p build/bench
+	cc -O2 -Wall -I/usr/include/flite tools/bench/flite_lts.c -o build/bench/flite_lts \
+	  -lflite_cmulex -lflite -lm
+	/usr/bin/python3 tools/bench/g2p_peers.py --cli $(CLI) \
+	  --phonemizer build/models/phonemizer-en.enmt --flite-lts build/bench/flite_lts \
+	  --repeat $(BENCH_REPEAT) --json build/bench/g2p_peers.json
 
 clean:
 	rm -rf build/host build/host-asan build/fuzz build/models build/armv7 build/aarch64 \

@@ -59,6 +59,9 @@ def main():
     ap.add_argument("--alpha", type=float, default=0.0)
     ap.add_argument("--beta", type=float, default=0.0)
     ap.add_argument("--max-len", type=int, default=64)
+    ap.add_argument("--without-stress", default="", metavar="TSV",
+                    help="also score without stress: the hypotheses' stress digits removed, "
+                         "against this stressless split (data/g2p/<split>.tsv); printed first")
     ap.add_argument("--threads", type=int, default=1,
                     help="torch threads (train.py scores metrics.json with one per worker)")
     args = ap.parse_args()
@@ -67,9 +70,14 @@ def main():
     opts = DecodeOptions(beam=args.beam, nbest=1, alpha=args.alpha, beta=args.beta,
                          max_len=args.max_len).validate()
     t0 = time.time()
-    r = evaluate(model, src_vocab, tgt_vocab, read_tsv(args.data), opts, progress=True)
+    refs = read_tsv(args.data)
+    hyps = decode_words(model, src_vocab, tgt_vocab, list(refs), opts, progress=True)
     print(f"decoded in {time.time() - t0:.1f} s", file=sys.stderr)
-    print(format_result(r))
+    if args.without_stress:
+        plain_refs = read_tsv(args.without_stress)
+        plain = {w: [p.rstrip("012") for p in h] for w, h in hyps.items() if w in plain_refs}
+        print("without stress: " + format_result(score(plain, {w: plain_refs[w] for w in plain})))
+    print(format_result(score(hyps, refs)))
 
 
 if __name__ == "__main__":

@@ -270,7 +270,10 @@ void TextScanner::ScanNumber(Token* out) {
     }
     break;
   }
-  if (pos_ < len_ && At(pos_).cls == Class::kDigit) out->continued = true;
+  // A digit run longer than a token: every piece, the last too, is marked (read digit by digit).
+  const bool more = pos_ < len_ && At(pos_).cls == Class::kDigit;
+  out->continued = more || long_number_;
+  long_number_ = more;
 }
 
 bool TextScanner::Next(Token* out) {

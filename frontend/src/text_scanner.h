@@ -21,7 +21,7 @@ struct Token {
   TokenKind kind = TokenKind::kWord;
   bool space_before = true;  // whitespace or the line start right before it
   bool joiner = false;       // kPunct "-" between two letters ("well-known"): no break
-  bool continued = false;    // the rest of a word or number run longer than kMaxTokenText
+  bool continued = false;    // a piece of a word or number run longer than kMaxTokenText
   uint32_t begin = 0;        // byte span [begin, end) in the line
   uint32_t end = 0;
   uint8_t len = 0;
@@ -65,6 +65,7 @@ class TextScanner {
   size_t pos_ = 0;
   bool space_before_ = true;
   size_t url_end_ = 0;   // > pos_: a URL-like run ends there
+  bool long_number_ = false;  // the last number token stopped inside a digit run
   WarnFunction warn_;
   void* user_;
 };

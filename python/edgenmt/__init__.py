@@ -18,7 +18,7 @@ from typing import List, Optional, Sequence
 
 from . import _capi
 
-__all__ = ["Error", "Hypothesis", "Translator"]
+__all__ = ["Error", "Hypothesis", "Phonemizer", "Translator"]
 
 
 class Error(RuntimeError):
@@ -270,3 +270,6 @@ class Translator:
         _library().enmt_model_token(self._model, side, token_id, ctypes.byref(text),
                                     ctypes.byref(length))
         return ctypes.string_at(text, length.value).decode("utf-8")
+
+
+from ._phonemizer import Phonemizer  # noqa: E402,F401  (English text -> phonemes)

@@ -52,6 +52,11 @@ TEST(Normalizer, Cardinals) {
             "nine hundred ninety nine trillion nine hundred ninety nine billion nine hundred "
             "ninety nine million nine hundred ninety nine thousand nine hundred ninety nine");
   EXPECT_EQ(Read("-5"), "minus five");
+  // 70 digits: more than one token, every piece digit by digit.
+  const std::string digits(70, '7');
+  std::string sevens;
+  for (int i = 0; i < 70; ++i) sevens += i ? " seven" : "seven";
+  EXPECT_EQ(Read(digits), sevens);
   EXPECT_EQ(Read("1234567890123456789"),
             "one two three four five six seven eight nine zero one two three four five six seven "
             "eight nine");
