@@ -182,7 +182,8 @@ int main(int argc, char** argv) {
     edgenmt::text::LexiconBuilder builder;
     builder.Init(slots.data(), num_slots, pool.data(), pool.size());
     for (const Word* w : kept) {
-      const bool all_prons = mode == "all" || edgenmt::text::IsHeteronym(w->text.data(), w->text.size());
+      const bool all_prons =
+          mode == "all" || edgenmt::text::IsHeteronym(w->text.data(), w->text.size());
       const size_t count = all_prons ? w->prons.size() : 1;
       for (size_t k = 0; k < count && k < 255; ++k) {
         const auto r = builder.Add(w->text.data(), w->text.size(), w->prons[k].data(),

@@ -345,8 +345,11 @@ int Normalizer::ReadNumber(const Token& t) {
   if (attached && is_integer && next->kind == TokenKind::kWord && next->Is("s") && n <= 4) {
     sink_->BeginItem(t.begin, next->end);
     const uint64_t v = Value(s, n);
-    if (n == 4 && v >= 1000 && v <= 2099) SayYear(static_cast<uint32_t>(v), NumberForm::kPlural, sink_);
-    else SayNumber(v, NumberForm::kPlural, sink_);
+    if (n == 4 && v >= 1000 && v <= 2099) {
+      SayYear(static_cast<uint32_t>(v), NumberForm::kPlural, sink_);
+    } else {
+      SayNumber(v, NumberForm::kPlural, sink_);
+    }
     return 2;
   }
   const bool one = n == 1 && s[0] == '1' && !negative;

@@ -144,7 +144,8 @@ Status Phonemizer::Init(const void* file, size_t size, const PhonemizerLimits& l
     const TokenView token = targets.Token(id);
     if (!text::ParseArpabetPhone(token.data, token.size, &target_phone[id])) {
       text::BoundedText(error_detail_, sizeof error_detail_)
-          .Append("target token ").Number(id).Append(" '").Append(token.data, token.size < 16 ? token.size : 16)
+          .Append("target token ").Number(id).Append(" '")
+          .Append(token.data, token.size < 16 ? token.size : 16)
           .Append("' is not an ARPAbet phoneme");
       return Status::kModelVocabularyInvalid;
     }

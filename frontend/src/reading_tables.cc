@@ -121,7 +121,9 @@ int MonthNumber(const Token& word) {
   return 0;
 }
 
-const char* MonthName(int month) { return (month >= 1 && month <= 12) ? kMonths[month - 1][0] : ""; }
+const char* MonthName(int month) {
+  return (month >= 1 && month <= 12) ? kMonths[month - 1][0] : "";
+}
 
 const Currency* FindCurrency(const Token& symbol) {
   for (const Currency& c : kCurrencies) {

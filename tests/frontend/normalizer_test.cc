@@ -47,7 +47,8 @@ std::string Read(const std::string& line, Collect* out = nullptr) {
 TEST(Normalizer, Cardinals) {
   EXPECT_EQ(Read("0 7 15 42"), "zero seven fifteen forty two");
   EXPECT_EQ(Read("101"), "one hundred one");
-  EXPECT_EQ(Read("1,234,567"), "one million two hundred thirty four thousand five hundred sixty seven");
+  EXPECT_EQ(Read("1,234,567"),
+            "one million two hundred thirty four thousand five hundred sixty seven");
   EXPECT_EQ(Read("999,999,999,999,999"),
             "nine hundred ninety nine trillion nine hundred ninety nine billion nine hundred "
             "ninety nine million nine hundred ninety nine thousand nine hundred ninety nine");

@@ -255,7 +255,8 @@ TEST_F(PhonemizerTest, BadTextNeverLosesALine) {
   Phonemizer p;
   std::vector<uint64_t> arena;
   ASSERT_EQ(Make(&p, PhonemizerLimits(), &arena), Status::kOk);
-  for (PhonemeFormat format : {PhonemeFormat::kArpabet, PhonemeFormat::kIpa, PhonemeFormat::kJson}) {
+  for (PhonemeFormat format :
+       {PhonemeFormat::kArpabet, PhonemeFormat::kIpa, PhonemeFormat::kJson}) {
     Output out;
     const std::string bad = std::string("ok \xFF\xFE \x01\x07 caf\xC3\xA9 \xF0\x9F\x98\x80 ") +
                             std::string(1, '\0') + " end";

@@ -34,7 +34,9 @@ class Sink final : public WordSink, public WordOracle {
     ++words;
   }
   void Break(const char* mark, bool) override { Check(strlen(mark) >= 1 && strlen(mark) <= 3); }
-  bool ReadsAsLetters(const char* lower, size_t n) override { return n % 2 == 0 && lower[0] != 'n'; }
+  bool ReadsAsLetters(const char* lower, size_t n) override {
+    return n % 2 == 0 && lower[0] != 'n';
+  }
   bool Listed(const char* lower, size_t n) override { return n > 3 && lower[0] < 'm'; }
   size_t words = 0;
 
