@@ -71,7 +71,8 @@ void Normalizer::Say(const char* words) {
   while (*words) {
     size_t n = 0;
     while (words[n] && words[n] != ' ') ++n;
-    if (n) sink_->Word(words, n, WordSource::kNormalizer);
+    // A single letter in a reading ("a m", "p m") is that letter's name.
+    if (n) sink_->Word(words, n, n == 1 ? WordSource::kLetter : WordSource::kNormalizer);
     words += n;
     while (*words == ' ') ++words;
   }
@@ -233,11 +234,18 @@ int Normalizer::ReadWord(const Token& t) {
     SpellLetters(t.text, t.len);
     return 1;
   }
-  // Leading or trailing apostrophes are not part of a word.
-  int b = 0, e = t.len;
-  while (b < e && lower[b] == '\'') ++b;
-  while (e > b && lower[e - 1] == '\'' && !(e - b > 1 && lower[e - 2] == 's')) --e;
-  if (e > b) sink_->Word(lower + b, static_cast<size_t>(e - b), WordSource::kText);
+  // Periods (dotted runs mixed with apostrophes, "ww'w.S.") split the token into words;
+  // leading or trailing apostrophes are not part of a word.
+  int start = 0;
+  while (start < t.len) {
+    int end = start;
+    while (end < t.len && lower[end] != '.') ++end;
+    int b = start, e = end;
+    while (b < e && lower[b] == '\'') ++b;
+    while (e > b && lower[e - 1] == '\'' && !(e - b > 1 && lower[e - 2] == 's')) --e;
+    if (e > b) sink_->Word(lower + b, static_cast<size_t>(e - b), WordSource::kText);
+    start = end + 1;
+  }
   return 1;
 }
 

@@ -293,7 +293,7 @@ int Normalizer::ReadNumber(const Token& t) {
     if (num >= 1 && den >= 2) {
       const bool mixed = after_integer && t.space_before;
       if (mixed) Say("and");
-      if (mixed && num == 1) Say("a");
+      if (mixed && num == 1) sink_->Word("a", 1, WordSource::kNormalizer);  // the article
       else SayNumber(num, NumberForm::kCardinal, sink_);
       const NumberForm form = num == 1 ? NumberForm::kOrdinal : NumberForm::kOrdinalPlural;
       if (den == 2) Say(num == 1 ? "half" : "halves");

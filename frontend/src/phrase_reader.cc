@@ -293,8 +293,12 @@ void PhraseReader::WriteItem(const PhraseItem& item) {
     last_ = Last::kBreak;
     return;
   }
-  if (opening && last_ != Last::kNone) Write(" ");
-  else if (!opening && item.space_before && last_ == Last::kBreak) Write(" ");
+  // Opening marks and free-standing dashes stand apart; closing marks follow their word.
+  if ((opening || (item.mark[0] == '-' && item.space_before)) && last_ != Last::kNone) {
+    Write(" ");
+  } else if (!opening && item.space_before && last_ == Last::kBreak) {
+    Write(" ");
+  }
   Write(item.mark);
   last_ = opening ? Last::kOpening : Last::kBreak;
 }

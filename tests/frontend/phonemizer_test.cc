@@ -28,7 +28,7 @@ struct AlignedFile {
   explicit AlignedFile(const std::vector<uint8_t>& bytes) : storage(bytes.size() / 8 + 16) {
     data = reinterpret_cast<uint8_t*>(storage.data());
     while (reinterpret_cast<uintptr_t>(data) % 64) ++data;
-    std::memcpy(data, bytes.data(), bytes.size());
+    if (!bytes.empty()) std::memcpy(data, bytes.data(), bytes.size());
     size = bytes.size();
   }
   std::vector<uint64_t> storage;
