@@ -52,7 +52,7 @@ pass (a child forked straight from this Python process would inherit its high-wa
 exec), the largest of the passes. Data size: the bytes each system's rules/data occupy (see
 data_sizes()). Real text: --text (default /usr/share/common-licenses/GPL-3, the GNU GPL v3 of
 Debian's base-files: real English prose), words = whitespace-separated tokens; words/s of
-`edgenmt phonemize -m PHONEMIZER --format arpabet` (with its lexicon) against `espeak-ng -q
+`edgenmt phonemize -m PHONEMIZER --format ipa` (with its lexicon) against `espeak-ng -q
 --ipa -v en-us`, both reading the whole file on stdin, median of --repeat passes, one core.
 
 Mappings to ARPAbet. FLITE_PHONES for flite and Festival: their phone sets are CMUdict's
@@ -489,7 +489,7 @@ def main():
     # Real text: edgenmt phonemize (with its lexicon) against espeak-ng -q --ipa.
     text = {"file": args.text, "available": os.path.exists(args.text)}
     ed = next(s for s in systems if s.key == "edgenmt")
-    text_rows = {"edgenmt": [args.cli, "phonemize", "-m", args.phonemizer, "--format", "arpabet"],
+    text_rows = {"edgenmt": [args.cli, "phonemize", "-m", args.phonemizer, "--format", "ipa"],
                  "espeak": ESPEAK_CMD}
     text_ok = {"edgenmt": text["available"] and os.access(args.cli, os.X_OK) and
                os.path.exists(args.phonemizer),
