@@ -244,6 +244,21 @@ int WordLookup::FromModel(const char* word, size_t n, text::PhoneCode* out, int 
   return count;
 }
 
+int WordLookup::FirstPronunciation(const char* word, size_t n, bool ask_model,
+                                   text::PhoneCode* out, int cap, WordOrigin* origin,
+                                   const char** error) const {
+  const text::LexiconEntry entry = Find(word, n, origin);
+  if (entry.found()) {
+    const text::PronunciationView first = entry.At(0);
+    const int count = first.count < cap ? first.count : cap;
+    memcpy(out, first.phones, static_cast<size_t>(count));
+    return count;
+  }
+  if (!ask_model) return kNotListed;
+  *origin = WordOrigin::kModel;
+  return FromModel(word, n, out, cap, error);
+}
+
 Status Phonemizer::PhonemizeWord(const char* word, size_t len, char* out, size_t out_size,
                                  WordOrigin* origin) {
   if (!initialized_) return Fail(Status::kNotInitialized, "Init has not succeeded");
@@ -259,21 +274,12 @@ Status Phonemizer::PhonemizeWord(const char* word, size_t len, char* out, size_t
     }
     lower[i] = c;
   }
-  WordLookup lookup(state_, &translator_);
   WordOrigin found_origin = WordOrigin::kModel;
-  const text::LexiconEntry entry = lookup.Find(lower, len, &found_origin);
   text::PhoneCode phones[kMaxWordPhones];
-  int count = 0;
-  if (entry.found()) {
-    const text::PronunciationView first = entry.At(0);
-    count = first.count;
-    memcpy(phones, first.phones, static_cast<size_t>(count));
-  } else {
-    const char* error = "";
-    count = lookup.FromModel(lower, len, phones, kMaxWordPhones, &error);
-    if (count < 0) return Fail(Status::kInternal, error);
-    found_origin = WordOrigin::kModel;
-  }
+  const char* error = "";
+  const int count = WordLookup(state_, &translator_).FirstPronunciation(
+      lower, len, true, phones, kMaxWordPhones, &found_origin, &error);
+  if (count < 0) return Fail(Status::kInternal, error);
   const size_t n = text::FormatArpabet(phones, count, true, out, out_size - 1);
   out[n < out_size - 1 ? n : out_size - 1] = '\0';
   if (origin) *origin = found_origin;

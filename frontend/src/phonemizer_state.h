@@ -67,6 +67,13 @@ class WordLookup {
   // max_src_len characters; returns the count written (<= cap), or -1 with *error set.
   int FromModel(const char* word, size_t n, text::PhoneCode* out, int cap,
                 const char** error) const;
+  // The word's first listed pronunciation (user lexicon, then lexicon; *origin says which), or
+  // when it is not listed and ask_model is set, the model's (*origin kModel). Returns the count
+  // written to out (<= cap), -1 when the model failed (*error says why), kNotListed when the
+  // word is not listed and ask_model is not set.
+  static constexpr int kNotListed = -2;
+  int FirstPronunciation(const char* word, size_t n, bool ask_model, text::PhoneCode* out,
+                         int cap, WordOrigin* origin, const char** error) const;
 
  private:
   Phonemizer::State* state_;

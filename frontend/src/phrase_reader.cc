@@ -97,22 +97,15 @@ class PhraseReader final : public text::WordSink, public text::WordOracle {
 
   // WordOracle
   bool ReadsAsLetters(const char* lower, size_t n) override {
+    // A word the lexicon lacks is not a dictionary word, unless the file keeps only the model's
+    // misses: then the model says the other dictionary words as listed.
+    const bool ask_model = !state_->lexicon_complete && state_->lexicon.num_slots != 0;
     WordOrigin origin;
     PhoneCode phones[kMaxWordPhones];
-    int count = 0;
-    const text::LexiconEntry entry = lookup_.Find(lower, n, &origin);
-    if (entry.found()) {
-      const text::PronunciationView first = entry.At(0);
-      count = first.count;
-      memcpy(phones, first.phones, static_cast<size_t>(count));
-    } else if (state_->lexicon_complete || state_->lexicon.num_slots == 0) {
-      return true;  // not a dictionary word
-    } else {
-      // A file that keeps only the model's misses: the model says the other words as listed.
-      const char* error = "";
-      count = lookup_.FromModel(lower, n, phones, kMaxWordPhones, &error);
-      if (count < 0) return true;
-    }
+    const char* error = "";
+    const int count = lookup_.FirstPronunciation(lower, n, ask_model, phones, kMaxWordPhones,
+                                                 &origin, &error);
+    if (count < 0) return true;  // not listed (or the model failed): spelled
     PhoneCode letters[kMaxWordPhones];
     int num_letters = 0;
     for (size_t i = 0; i < n && num_letters + 8 <= kMaxWordPhones; ++i) {
