@@ -100,6 +100,110 @@ std::vector<Word> ReadDictionary(const std::string& path, size_t* skipped) {
   return words;
 }
 
+// The lexicon table of `kept` (all pronunciations, or only the first but for heteronyms), with
+// the runtime's own builder, checked as Init will check it.
+struct Table {
+  std::vector<uint32_t> slots;
+  std::vector<uint8_t> pool;
+  edgenmt::text::LexiconBuilder builder;
+};
+void BuildTable(const std::vector<const Word*>& kept, bool all_prons, const std::string& where,
+                Table* t) {
+  t->slots.assign(edgenmt::text::LexiconSlotsFor(static_cast<uint32_t>(kept.size())), 0);
+  size_t pool_size = 16;
+  for (const Word* w : kept) {
+    pool_size += 2 + w->text.size();
+    for (const auto& p : w->prons) pool_size += 1 + p.size();
+  }
+  t->pool.assign(pool_size, 0);
+  t->builder.Init(t->slots.data(), static_cast<uint32_t>(t->slots.size()), t->pool.data(),
+                  t->pool.size());
+  for (const Word* w : kept) {
+    const bool every = all_prons || edgenmt::text::IsHeteronym(w->text.data(), w->text.size());
+    const size_t count = every ? w->prons.size() : 1;
+    for (size_t k = 0; k < count && k < 255; ++k) {
+      const auto r = t->builder.Add(w->text.data(), w->text.size(), w->prons[k].data(),
+                                    static_cast<int>(w->prons[k].size()));
+      if (r != edgenmt::text::LexiconBuilder::Result::kAdded) {
+        throw ConvertError(edgenmt::converter::kExitBadInput, where,
+                           "cannot add '" + w->text + "' to the table");
+      }
+    }
+  }
+  char detail[160];
+  if (!edgenmt::text::VerifyLexiconTable(t->builder.table(), t->builder.num_words(), detail,
+                                         sizeof detail)) {
+    throw ConvertError(edgenmt::converter::kExitBadInput, where, detail);
+  }
+}
+
+// The phonemizer file (schema/phonemizer.fbs) of a model file and a table.
+std::vector<uint8_t> PackFile(const std::vector<uint8_t>& model_bytes, const Table& t,
+                              bool complete, const std::string& source) {
+  const edgenmt::text::LexiconTable table = t.builder.table();
+  flatbuffers::FlatBufferBuilder b(model_bytes.size() + table.entries_size +
+                                   4 * t.slots.size() + 4096);
+  auto fb_slots = b.CreateVector(t.slots);
+  auto fb_entries = b.CreateVector(table.entries, table.entries_size);
+  auto fb_source = b.CreateString(source);
+  namespace fbp = edgenmt::fb::phonemizer;
+  auto fb_lexicon = fbp::CreateLexicon(b, fb_slots, fb_entries, t.builder.num_words(), complete,
+                                       fb_source);
+  b.ForceVectorAlignment(model_bytes.size(), sizeof(uint8_t), edgenmt::kModelBufferAlignment);
+  auto fb_model = b.CreateVector(model_bytes);
+  auto fb_language = b.CreateString("en-us");
+  auto root = fbp::CreatePhonemizer(b, edgenmt::kPhonemizerFormatVersion, fb_language, fb_model,
+                                    fb_lexicon);
+  fbp::FinishPhonemizerBuffer(b, root);
+  return std::vector<uint8_t>(b.GetBufferPointer(), b.GetBufferPointer() + b.GetSize());
+}
+
+// The words the model does not say as their first pronunciation: asked of a Phonemizer over the
+// model and an empty lexicon, so the test is the runtime's own reading of a word (greedy, read
+// in pieces past the model's source limit), not a copy of it. Heteronyms are always kept.
+std::vector<const Word*> ModelMisses(const std::vector<uint8_t>& model_bytes,
+                                     const std::vector<Word>& words, const std::string& where,
+                                     size_t* model_exact) {
+  Table empty;
+  BuildTable({}, true, where, &empty);
+  const std::vector<uint8_t> probe = PackFile(model_bytes, empty, false, "");
+  std::vector<uint64_t> aligned(probe.size() / 8 + 8);  // 64-byte aligned, as flash or mmap
+  uint8_t* data = reinterpret_cast<uint8_t*>(aligned.data());
+  while (reinterpret_cast<uintptr_t>(data) % edgenmt::kModelBufferAlignment) ++data;
+  std::memcpy(data, probe.data(), probe.size());
+  edgenmt::PhonemizerLimits limits;
+  limits.use_lexicon = false;
+  size_t bytes = 0;
+  char detail[200] = {0};
+  if (edgenmt::Phonemizer::RequiredArenaBytes(data, probe.size(), limits, &bytes, detail,
+                                              sizeof detail) != edgenmt::Status::kOk) {
+    throw ConvertError(edgenmt::converter::kExitBadInput, where, detail);
+  }
+  std::vector<uint64_t> arena(bytes / 8 + 2);
+  edgenmt::Phonemizer phonemizer;
+  if (phonemizer.Init(data, probe.size(), limits, arena.data(), bytes) != edgenmt::Status::kOk) {
+    throw ConvertError(edgenmt::converter::kExitBadInput, where, phonemizer.error_detail());
+  }
+  std::vector<const Word*> misses;
+  *model_exact = 0;
+  for (const Word& w : words) {
+    if (!edgenmt::text::IsHeteronym(w.text.data(), w.text.size())) {
+      char said[512], listed[512];
+      const auto& first = w.prons[0];
+      listed[edgenmt::text::FormatArpabet(first.data(), static_cast<int>(first.size()), true,
+                                          listed, sizeof listed - 1)] = '\0';
+      if (phonemizer.PhonemizeWord(w.text.data(), w.text.size(), said, sizeof said, nullptr) ==
+              edgenmt::Status::kOk &&
+          std::strcmp(said, listed) == 0) {
+        ++*model_exact;
+        continue;
+      }
+    }
+    misses.push_back(&w);
+  }
+  return misses;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -114,120 +218,33 @@ int main(int argc, char** argv) {
   app.add_option("--report", report_path, "write counts and sizes as JSON");
   CLI11_PARSE(app, argc, argv);
   try {
-    std::vector<uint8_t> model_bytes = ReadFile(model_path);
-    // The runtime reads the model in place: give it an aligned copy for the misses pass.
-    std::vector<uint64_t> aligned((model_bytes.size() + 7) / 8 + 8);
-    uint8_t* model_data = reinterpret_cast<uint8_t*>(aligned.data());
-    while (reinterpret_cast<uintptr_t>(model_data) % edgenmt::kModelBufferAlignment) ++model_data;
-    std::memcpy(model_data, model_bytes.data(), model_bytes.size());
-    edgenmt::Model model;
-    if (model.Load(model_data, model_bytes.size()) != edgenmt::Status::kOk) {
-      throw ConvertError(edgenmt::converter::kExitBadInput, model_path, model.error_detail());
-    }
+    const std::vector<uint8_t> model_bytes = ReadFile(model_path);
     size_t skipped = 0;
     const std::vector<Word> words = ReadDictionary(lexicon_path, &skipped);
-
     std::vector<const Word*> kept;
     size_t model_exact = 0;
     if (mode == "all") {
       for (const Word& w : words) kept.push_back(&w);
     } else {
-      edgenmt::SessionLimits limits;
-      size_t bytes = 0;
-      edgenmt::RequiredArenaBytes(model, limits, &bytes);
-      std::vector<uint64_t> arena(bytes / 8 + 4);
-      edgenmt::Translator translator;
-      if (translator.Init(&model, arena.data(), arena.size() * 8, limits) != edgenmt::Status::kOk) {
-        throw ConvertError(edgenmt::converter::kExitBadInput, model_path,
-                           translator.error_detail());
-      }
-      edgenmt::TranslateOptions options = edgenmt::TranslateOptions::FromModel(model);
-      options.beam = 1;
-      options.nbest = 1;
-      const edgenmt::VocabularyView targets = model.tgt_vocab();
-      const int32_t max_src = model.config().max_src_len;
-      for (const Word& w : words) {
-        bool exact = false;
-        if (!edgenmt::text::IsHeteronym(w.text.data(), w.text.size()) &&
-            static_cast<int32_t>(w.text.size()) <= max_src) {
-          edgenmt::TranslationResult result;
-          if (translator.Translate(w.text.data(), w.text.size(), options, &result) ==
-              edgenmt::Status::kOk) {
-            std::vector<PhoneCode> out;
-            const edgenmt::Hypothesis& best = result.hypotheses[0];
-            for (int32_t i = 0; i < best.length; ++i) {
-              const edgenmt::TokenView t = targets.Token(best.ids[i]);
-              PhoneCode code;
-              if (edgenmt::text::ParseArpabetPhone(t.data, t.size, &code)) out.push_back(code);
-            }
-            exact = out == w.prons[0];
-          }
-        }
-        if (exact) {
-          ++model_exact;
-        } else {
-          kept.push_back(&w);
-        }
-      }
+      kept = ModelMisses(model_bytes, words, model_path, &model_exact);
     }
-    // The table, with the runtime's own builder.
-    const uint32_t num_slots = edgenmt::text::LexiconSlotsFor(static_cast<uint32_t>(kept.size()));
-    std::vector<uint32_t> slots(num_slots);
-    size_t pool_size = 0;
-    for (const Word* w : kept) {
-      pool_size += 2 + w->text.size();
-      for (const auto& p : w->prons) pool_size += 1 + p.size();
-    }
-    std::vector<uint8_t> pool(pool_size + 16);
-    edgenmt::text::LexiconBuilder builder;
-    builder.Init(slots.data(), num_slots, pool.data(), pool.size());
-    for (const Word* w : kept) {
-      const bool all_prons =
-          mode == "all" || edgenmt::text::IsHeteronym(w->text.data(), w->text.size());
-      const size_t count = all_prons ? w->prons.size() : 1;
-      for (size_t k = 0; k < count && k < 255; ++k) {
-        const auto r = builder.Add(w->text.data(), w->text.size(), w->prons[k].data(),
-                                   static_cast<int>(w->prons[k].size()));
-        if (r != edgenmt::text::LexiconBuilder::Result::kAdded) {
-          throw ConvertError(edgenmt::converter::kExitBadInput, lexicon_path,
-                             "cannot add '" + w->text + "' to the table");
-        }
-      }
-    }
-    const edgenmt::text::LexiconTable table = builder.table();
-    char detail[160];
-    if (!edgenmt::text::VerifyLexiconTable(table, builder.num_words(), detail, sizeof detail)) {
-      throw ConvertError(edgenmt::converter::kExitBadInput, lexicon_path, detail);
-    }
-
-    flatbuffers::FlatBufferBuilder b(model_bytes.size() + pool.size() + 4 * slots.size() + 4096);
-    auto fb_slots = b.CreateVector(slots);
-    auto fb_entries = b.CreateVector(table.entries, table.entries_size);
-    auto fb_source = b.CreateString(source);
-    namespace fbp = edgenmt::fb::phonemizer;
-    auto fb_lexicon = fbp::CreateLexicon(b, fb_slots, fb_entries, builder.num_words(),
-                                         mode == "all", fb_source);
-    b.ForceVectorAlignment(model_bytes.size(), sizeof(uint8_t), edgenmt::kModelBufferAlignment);
-    auto fb_model = b.CreateVector(model_bytes);
-    auto fb_language = b.CreateString("en-us");
-    auto root = fbp::CreatePhonemizer(b, edgenmt::kPhonemizerFormatVersion, fb_language,
-                                      fb_model, fb_lexicon);
-    fbp::FinishPhonemizerBuffer(b, root);
-    std::vector<uint8_t> file(b.GetBufferPointer(), b.GetBufferPointer() + b.GetSize());
+    Table table;
+    BuildTable(kept, mode == "all", lexicon_path, &table);
+    const std::vector<uint8_t> file = PackFile(model_bytes, table, mode == "all", source);
     edgenmt::converter::WriteFileAtomically(out_path, file);
 
+    const size_t stored = table.builder.num_words();
+    const size_t lexicon_bytes = table.builder.table().entries_size + 4 * table.slots.size();
     nlohmann::json report = {
         {"model", model_path},          {"lexicon", lexicon_path},
         {"lexicon_words", mode},        {"dictionary_words", words.size()},
-        {"dictionary_lines_skipped", skipped}, {"words_stored", builder.num_words()},
-        {"words_model_exact", model_exact},    {"lexicon_entry_bytes", table.entries_size},
-        {"lexicon_slot_bytes", 4 * slots.size()}, {"model_bytes", model_bytes.size()},
-        {"file_bytes", file.size()}};
+        {"dictionary_lines_skipped", skipped}, {"words_stored", stored},
+        {"words_model_exact", model_exact},    {"lexicon_bytes", lexicon_bytes},
+        {"model_bytes", model_bytes.size()},   {"file_bytes", file.size()}};
     std::printf("%s: %zu bytes (model %zu, lexicon %zu words in %zu bytes; %zu of %zu dictionary "
                 "words said exactly by the model)\n",
-                out_path.c_str(), file.size(), model_bytes.size(),
-                static_cast<size_t>(builder.num_words()),
-                table.entries_size + 4 * slots.size(), model_exact, words.size());
+                out_path.c_str(), file.size(), model_bytes.size(), stored, lexicon_bytes,
+                model_exact, words.size());
     if (!report_path.empty()) {
       std::vector<uint8_t> text;
       const std::string s = report.dump(2) + "\n";
