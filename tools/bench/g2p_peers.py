@@ -189,6 +189,17 @@ def edgenmt_to_arpabet(line):
     return [re.sub(r"\d", "", t) for t in line.split() if re.fullmatch(r"[A-Z]+[0-2]?", t)]
 
 
+def per_word(out, words, who, convert):
+    """A peer's stdout, one line per word in order, as word -> ARPAbet; a line count other than
+    the word count is an error (a peer that drops or splits a line would shift every word)."""
+    lines = out.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    if len(lines) != len(words):
+        raise RuntimeError(f"{who} gave {len(lines)} lines for {len(words)} words")
+    return {w: convert(line) for w, line in zip(words, lines)}
+
+
 def read_cmudict04(path):
     words = set()
     with open(path, encoding="latin-1") as f:
@@ -353,8 +364,8 @@ def main():
         if not os.access(args.flite_lts, os.X_OK):
             s.available, s.why = False, f"{args.flite_lts} not built (make bench-g2p builds it)"
         s.cmd, s.stdin_path = [args.flite_lts], stdin
-        s.parse = (lambda out, k=key: {w: flite_to_arpabet(l, unknown.setdefault(k, {}))
-                                       for w, l in zip(words, out.split("\n"))})
+        s.parse = (lambda out, k=key: per_word(
+            out, words, "flite_lts", lambda l: flite_to_arpabet(l, unknown.setdefault(k, {}))))
         systems.append(s)
 
     # Festival: (lts_predict word cmu_lts_rules) for every word in one process
@@ -396,15 +407,8 @@ def main():
         s.available, s.why = False, "espeak-ng not installed"
     s.cmd, s.stdin_path = ESPEAK_WORDS_CMD, words_raw
 
-    def parse_espeak(out):
-        lines = out.split("\n")
-        if lines and lines[-1] == "":
-            lines.pop()
-        if len(lines) != len(words):
-            raise RuntimeError(f"espeak-ng gave {len(lines)} lines for {len(words)} words")
-        return {w: espeak_to_arpabet(l, unknown.setdefault("espeak", {}))
-                for w, l in zip(words, lines)}
-    s.parse = parse_espeak
+    s.parse = lambda out: per_word(
+        out, words, "espeak-ng", lambda l: espeak_to_arpabet(l, unknown.setdefault("espeak", {})))
     s.raw = {}
     systems.append(s)
 
@@ -417,14 +421,7 @@ def main():
     s.cmd = [args.cli, "phonemize", "-m", args.phonemizer, "--no-lexicon", "--format", "arpabet"]
     s.stdin_path = words_raw
 
-    def parse_edgenmt(out):
-        lines = out.split("\n")
-        if lines and lines[-1] == "":
-            lines.pop()
-        if len(lines) != len(words):
-            raise RuntimeError(f"edgenmt phonemize gave {len(lines)} lines for {len(words)} words")
-        return {w: edgenmt_to_arpabet(l) for w, l in zip(words, lines)}
-    s.parse = parse_edgenmt
+    s.parse = lambda out: per_word(out, words, "edgenmt phonemize", edgenmt_to_arpabet)
     systems.append(s)
 
     # Passes, interleaved across systems.
