@@ -1,7 +1,7 @@
 # edgenmt developer entry points. `make test` is what CI runs (.ci/run).
 #   make deps     install missing Debian packages (scripts/install-deps.sh; root or sudo)
 #   make build    configure + build build/host (CMake preset "host")
-#   make install  install into PREFIX (default build/install): see README "Installing"
+#   make install  install into PREFIX (default build/install): see docs/USAGE.md "Installing"
 #   make models   convert models/g2p-en and models/g2p-en-mcu -> build/models/<name>.{f32,int8,int8-full}.enmt,
 #                 and the Transformer models/g2p-en-transformer -> build/models/g2p-en-transformer.{f32,int8,int8-full}.enmt;
 #                 the phonemizer: build/models/phonemizer-en.enmt (models/g2p-en-stress int8 + CMUdict
@@ -10,7 +10,9 @@
 #   make demo     install only the demo's packages (scripts/install-deps.sh demo), build the CLI
 #                 and the converter (preset "demo": build/host without the tests), convert the
 #                 int8 model and translate a few words with the default (SIMD) backend, timed
-#   make test     deps, build, models, every test (C++ and the Python reference) via ctest, then
+#   make lint     C/C++ formatted as .clang-format says (Google style, 100 columns) and internal
+#                 headers under edgenmt/internal/ (scripts/lint.sh; --fix formats)
+#   make test     deps, lint, build, models, every test (C++ and the Python reference) via ctest, then
 #                 `make test-arm`, `make test-cortex-m`, `make asan` and `make fuzz FUZZ_SECONDS=60`
 #   make test-arm cross-build the runtime and the portable tests for ARMv7-A (32-bit size_t;
 #                 toolchains/arm-linux-gnueabihf.cmake, preset "armv7", build/armv7) and ARMv8-A
@@ -22,8 +24,10 @@
 #                 qemu-system-arm: the first 100 test words with build/models/g2p-en.int8-full.enmt,
 #                 greedy and beam 5, must equal the host CLI's output, and the kernel tests run
 #                 inside a firmware of their own (the board's Helium / DSP level against the
-#                 reference; needs make build models; make test-cortex-m55, make test-cortex-m7:
-#                 one). targets/cortex-m*/README.md
+#                 reference), and the phonemizer firmware reads the sentence test set with
+#                 build/models/phonemizer-en-mcu.enmt exactly as the host's `edgenmt phonemize`
+#                 (needs make build models; make test-cortex-m55, make test-cortex-m7: one).
+#                 targets/cortex-m*/README.md
 #   make asan     build + run the C++ ctest suite under AddressSanitizer + UBSan (build/host-asan;
 #                 UBSan does not recover, so any finding fails); tests labelled python or slow
 #                 are skipped there (ASAN_SKIP_LABELS)
@@ -83,7 +87,7 @@ FUZZ_TARGETS := model_load_fuzzer translate_fuzzer phonemize_text_fuzzer user_le
 
 PREFIX ?= build/install
 
-.PHONY: all deps configure build install models demo test test-arm test-armv7 test-aarch64 \
+.PHONY: all deps configure lint build install models demo test test-arm test-armv7 test-aarch64 \
         test-cortex-m test-cortex-m55 test-cortex-m7 asan fuzz bench bench-arm bench-g2p clean
 
 all: build
@@ -94,6 +98,11 @@ deps:
 # The host preset builds the tests (EDGENMT_BUILD_TESTS=ON), the demo preset the same tree without.
 configure:
 	cmake --preset host
+
+# The house rules a tool checks (scripts/lint.sh): C/C++ formatted by .clang-format (100 columns),
+# internal headers under edgenmt/internal/. `scripts/lint.sh --fix` formats.
+lint:
+	scripts/lint.sh
 
 build: configure
 	cmake --build --preset host -j $(JOBS)
@@ -155,7 +164,7 @@ demo:
 	end=$$(date +%s%N); \
 	echo "demo: $(words $(DEMO_WORDS)) words in $$(( (end - start) / 1000000 )) ms (process start, model load and translation)"
 
-test: deps build models
+test: deps lint build models
 	ctest --test-dir $(BUILD_DIR) --output-on-failure -j $(JOBS)
 	$(MAKE) --no-print-directory test-arm
 	$(MAKE) --no-print-directory test-cortex-m
@@ -203,7 +212,8 @@ fuzz: deps
 # installs onnxruntime-node into build/bench-node once (npm registry).
 bench: deps build models
 	tools/bench/setup_node.sh
-	/usr/bin/python3 tools/bench/bench.py --words $(BENCH_WORDS) --repeat $(BENCH_REPEAT)
+	/usr/bin/python3 tools/bench/bench.py --words $(BENCH_WORDS) --repeat $(BENCH_REPEAT) \
+	  --json build/bench/bench.json --chart docs/bench-words-per-second.png
 
 bench-arm: build models
 	scripts/install-deps.sh bench-arm

@@ -1,5 +1,5 @@
-# `cmake --install BUILD [--prefix P]`: the runtime (static and shared) with its public headers,
-# the CLI and the converter, a CMake package (find_package(edgenmt) -> edgenmt::runtime), a
+# `cmake --install BUILD [--prefix P]`: the runtime (static and shared) and the text front end
+# (static) with their public headers, the CLI, the converter and the phonemizer packer, a CMake package (find_package(edgenmt) -> edgenmt::runtime), a
 # pkg-config file (edgenmt.pc) and the Python module (python/edgenmt) under P's site directory.
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
@@ -12,12 +12,22 @@ install(TARGETS edgenmt_runtime edgenmt_runtime_shared EXPORT edgenmtTargets
   RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/runtime/include/edgenmt
   DESTINATION ${CMAKE_INSTALL_INCLUDEDIR} FILES_MATCHING PATTERN "*.h")
+# The text front end (frontend/): its static library and public headers (phonemizer.h,
+# phonemizer_c.h); libedgenmt.so already holds its objects.
+set_target_properties(edgenmt_frontend PROPERTIES EXPORT_NAME frontend)
+target_include_directories(edgenmt_frontend INTERFACE
+  $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
+install(TARGETS edgenmt_frontend EXPORT edgenmtTargets ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/frontend/include/edgenmt
+  DESTINATION ${CMAKE_INSTALL_INCLUDEDIR} FILES_MATCHING PATTERN "*.h")
 if(TARGET edgenmt)
   install(TARGETS edgenmt RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 endif()
-if(TARGET edgenmt-convert)
-  install(TARGETS edgenmt-convert RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
-endif()
+foreach(tool edgenmt-convert edgenmt-phonemizer-pack)
+  if(TARGET ${tool})
+    install(TARGETS ${tool} RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+  endif()
+endforeach()
 
 set(EDGENMT_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/edgenmt)
 install(EXPORT edgenmtTargets NAMESPACE edgenmt:: DESTINATION ${EDGENMT_CMAKE_DIR})

@@ -11,7 +11,7 @@
 #include <sstream>
 
 #include "convert_error.h"
-#include "edgenmt/tensor_layout.h"
+#include "edgenmt/internal/tensor_layout.h"
 #include "sha256.h"
 
 namespace edgenmt::converter {

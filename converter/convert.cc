@@ -11,7 +11,7 @@
 
 #include "atomic_file.h"
 #include "convert_error.h"
-#include "edgenmt/tensor_layout.h"
+#include "edgenmt/internal/tensor_layout.h"
 #include "edgenmt/translator.h"
 #include "encode_tensor.h"
 

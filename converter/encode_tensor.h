@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "edgenmt/model.h"
-#include "edgenmt/tensor_layout.h"
+#include "edgenmt/internal/tensor_layout.h"
 #include "quantize.h"
 #include "safetensors.h"
 

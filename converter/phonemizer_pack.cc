@@ -11,6 +11,7 @@
 // its pronunciations: the rest read from the model come out exactly as the dictionary's first.
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
@@ -23,6 +24,7 @@
 #include <nlohmann/json.hpp>
 
 #include "arpabet.h"
+#include "bucketed_lexicon.h"
 #include "atomic_file.h"
 #include "convert_error.h"
 #include "edgenmt/model.h"
@@ -100,15 +102,21 @@ std::vector<Word> ReadDictionary(const std::string& path, size_t* skipped) {
   return words;
 }
 
-// The lexicon table of `kept` (all pronunciations, or only the first but for heteronyms), with
-// the runtime's own builder, checked as Init will check it.
+// The file's lexicon of `kept` (all pronunciations, or only the first but for heteronyms):
+// entries made by the runtime's own builder, in increasing word order, then put in bucket order
+// (bucketed_lexicon.h) and checked as Init will check them.
 struct Table {
   std::vector<uint32_t> slots;
   std::vector<uint8_t> pool;
   edgenmt::text::LexiconBuilder builder;
+  std::vector<uint32_t> buckets;
+  std::vector<uint8_t> entries;
+  uint32_t num_words = 0;
 };
-void BuildTable(const std::vector<const Word*>& kept, bool all_prons, const std::string& where,
+void BuildTable(std::vector<const Word*> kept, bool all_prons, const std::string& where,
                 Table* t) {
+  std::sort(kept.begin(), kept.end(),
+            [](const Word* a, const Word* b) { return a->text < b->text; });
   t->slots.assign(edgenmt::text::LexiconSlotsFor(static_cast<uint32_t>(kept.size())), 0);
   size_t pool_size = 16;
   for (const Word* w : kept) {
@@ -130,9 +138,22 @@ void BuildTable(const std::vector<const Word*>& kept, bool all_prons, const std:
       }
     }
   }
+  const edgenmt::text::LexiconTable table = t->builder.table();
+  t->num_words = t->builder.num_words();
+  t->buckets.assign(edgenmt::text::LexiconBucketsFor(t->num_words) + 1, 0);
+  t->entries.assign(table.entries_size, 0);
+  if (!edgenmt::text::BucketLexiconEntries(table.entries, table.entries_size,
+                                           static_cast<uint32_t>(t->buckets.size() - 1),
+                                           t->buckets.data(), t->entries.data())) {
+    throw ConvertError(edgenmt::converter::kExitBadInput, where, "cannot bucket the lexicon");
+  }
+  edgenmt::text::BucketedLexicon lexicon;
+  lexicon.buckets = t->buckets.data();
+  lexicon.num_buckets = static_cast<uint32_t>(t->buckets.size() - 1);
+  lexicon.entries = t->entries.data();
+  lexicon.entries_size = t->entries.size();
   char detail[160];
-  if (!edgenmt::text::VerifyLexiconTable(t->builder.table(), t->builder.num_words(), detail,
-                                         sizeof detail)) {
+  if (!edgenmt::text::VerifyBucketedLexicon(lexicon, t->num_words, detail, sizeof detail)) {
     throw ConvertError(edgenmt::converter::kExitBadInput, where, detail);
   }
 }
@@ -140,15 +161,14 @@ void BuildTable(const std::vector<const Word*>& kept, bool all_prons, const std:
 // The phonemizer file (schema/phonemizer.fbs) of a model file and a table.
 std::vector<uint8_t> PackFile(const std::vector<uint8_t>& model_bytes, const Table& t,
                               bool complete, const std::string& source) {
-  const edgenmt::text::LexiconTable table = t.builder.table();
-  flatbuffers::FlatBufferBuilder b(model_bytes.size() + table.entries_size +
-                                   4 * t.slots.size() + 4096);
-  auto fb_slots = b.CreateVector(t.slots);
-  auto fb_entries = b.CreateVector(table.entries, table.entries_size);
+  flatbuffers::FlatBufferBuilder b(model_bytes.size() + t.entries.size() +
+                                   4 * t.buckets.size() + 4096);
+  auto fb_buckets = b.CreateVector(t.buckets);
+  auto fb_entries = b.CreateVector(t.entries);
   auto fb_source = b.CreateString(source);
   namespace fbp = edgenmt::fb::phonemizer;
-  auto fb_lexicon = fbp::CreateLexicon(b, fb_slots, fb_entries, t.builder.num_words(), complete,
-                                       fb_source);
+  auto fb_lexicon = fbp::CreateLexicon(b, fb_entries, t.num_words, complete, fb_source,
+                                       fb_buckets);
   b.ForceVectorAlignment(model_bytes.size(), sizeof(uint8_t), edgenmt::kModelBufferAlignment);
   auto fb_model = b.CreateVector(model_bytes);
   auto fb_language = b.CreateString("en-us");
@@ -233,8 +253,8 @@ int main(int argc, char** argv) {
     const std::vector<uint8_t> file = PackFile(model_bytes, table, mode == "all", source);
     edgenmt::converter::WriteFileAtomically(out_path, file);
 
-    const size_t stored = table.builder.num_words();
-    const size_t lexicon_bytes = table.builder.table().entries_size + 4 * table.slots.size();
+    const size_t stored = table.num_words;
+    const size_t lexicon_bytes = table.entries.size() + 4 * table.buckets.size();
     nlohmann::json report = {
         {"model", model_path},          {"lexicon", lexicon_path},
         {"lexicon_words", mode},        {"dictionary_words", words.size()},

@@ -7,8 +7,8 @@
 #include <limits>
 
 #include "convert_error.h"
-#include "edgenmt/fixed_point.h"
-#include "edgenmt/int8_requantization.h"
+#include "edgenmt/internal/fixed_point.h"
+#include "edgenmt/internal/int8_requantization.h"
 
 namespace edgenmt::converter {
 namespace {

@@ -3,7 +3,7 @@
 // records the int8-full scheme needs for activations whose range is not known in advance.
 //
 // Host-only (std library, exceptions allowed); the integer rounding itself is
-// edgenmt/fixed_point.h, shared with the runtime so both sides compute identical integers.
+// edgenmt/internal/fixed_point.h, shared with the runtime so both sides compute identical integers.
 #ifndef EDGENMT_CONVERTER_QUANTIZE_H_
 #define EDGENMT_CONVERTER_QUANTIZE_H_
 

@@ -8,7 +8,7 @@
 #include "convert_error.h"
 #include "decoder/step_decoder.h"
 #include "kernels/kernel_table.h"
-#include "edgenmt/tensor_layout.h"
+#include "edgenmt/internal/tensor_layout.h"
 #include "edgenmt/tokenizer.h"
 #include "error_detail.h"
 #include "quantize.h"

@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "edgenmt/int8_requantization.h"
-#include "edgenmt/tensor_layout.h"
+#include "edgenmt/internal/int8_requantization.h"
+#include "edgenmt/internal/tensor_layout.h"
 #include "encode_tensor.h"
 #include "quantize.h"
 

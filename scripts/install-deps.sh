@@ -31,6 +31,8 @@ PACKAGES=(
   libgtest-dev libgmock-dev libbenchmark-dev
   # fuzzing / sanitizers (CMake preset "fuzz")
   clang-14 libclang-rt-14-dev
+  # make lint (.clang-format; make test runs it)
+  clang-format-14
   # ARM cross builds of the portable tests, run under QEMU (make test-arm)
   g++-arm-linux-gnueabihf g++-aarch64-linux-gnu qemu-user
   # Cortex-M firmware (presets cortex-m55, cortex-m7), run under QEMU's MPS2/MPS3 boards

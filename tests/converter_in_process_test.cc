@@ -9,7 +9,7 @@
 #include "checkpoint.h"
 #include "convert.h"
 #include "edgenmt/model.h"
-#include "edgenmt/tensor_layout.h"
+#include "edgenmt/internal/tensor_layout.h"
 #include "gtest/gtest.h"
 #include "tiny_checkpoint.h"
 

@@ -12,7 +12,7 @@
 #include "convert.h"
 #include "convert_error.h"
 #include "edgenmt/model.h"
-#include "edgenmt/tensor_layout.h"
+#include "edgenmt/internal/tensor_layout.h"
 #include "gtest/gtest.h"
 #include "sha256.h"
 #include "tiny_checkpoint.h"

@@ -1,6 +1,6 @@
-// edgenmt/fixed_point.h against exact 128-bit integer references and double-precision math.
+// edgenmt/internal/fixed_point.h against exact 128-bit integer references and double-precision math.
 // Integer primitives are checked bit-exactly; transcendental functions within stated bounds.
-#include "edgenmt/fixed_point.h"
+#include "edgenmt/internal/fixed_point.h"
 
 #include <gtest/gtest.h>
 

@@ -15,7 +15,7 @@
 #include <nlohmann/json.hpp>
 
 #include "decoder/step_decoder.h"
-#include "edgenmt/arena.h"
+#include "edgenmt/internal/arena.h"
 #include "edgenmt/translator.h"
 #include "kernels/kernel_table.h"
 #include "runtime_test_util.h"

@@ -13,7 +13,7 @@
 #include <random>
 #include <vector>
 
-#include "edgenmt/fixed_point.h"
+#include "edgenmt/internal/fixed_point.h"
 #include "kernels_s8_support.h"
 
 namespace edgenmt {

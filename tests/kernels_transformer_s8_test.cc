@@ -12,7 +12,7 @@
 #include <random>
 #include <vector>
 
-#include "edgenmt/fixed_point_transformer.h"
+#include "edgenmt/internal/fixed_point_transformer.h"
 #include "kernels/kernel_table.h"
 #include "kernels/kernels_s8.h"
 #include "kernels/simd/simd_level.h"

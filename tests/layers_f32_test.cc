@@ -11,7 +11,7 @@
 #include <gtest/gtest.h>
 
 #include "decoder/step_decoder.h"
-#include "edgenmt/arena.h"
+#include "edgenmt/internal/arena.h"
 #include "kernels/kernel_table.h"
 #include "rnn/float_rnn_numerics.h"
 #include "rnn/attention.h"

@@ -10,7 +10,7 @@
 
 #include "checkpoint.h"
 #include "convert.h"
-#include "edgenmt/fixed_point.h"
+#include "edgenmt/internal/fixed_point.h"
 #include "edgenmt/translator.h"
 #include "model_writer.h"
 #include "runtime_test_util.h"

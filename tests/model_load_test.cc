@@ -10,7 +10,7 @@
 #include "convert.h"
 #include "edgenmt/model.h"
 #include "edgenmt/schema/edgenmt_generated.h"
-#include "edgenmt/tensor_layout.h"
+#include "edgenmt/internal/tensor_layout.h"
 #include "gtest/gtest.h"
 #include "model_writer.h"
 #include "tiny_checkpoint.h"

@@ -7,7 +7,7 @@
 #include <cmath>
 #include <vector>
 
-#include "edgenmt/tensor_layout.h"
+#include "edgenmt/internal/tensor_layout.h"
 #include "quantize.h"
 
 namespace edgenmt::converter {

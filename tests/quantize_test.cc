@@ -10,7 +10,7 @@
 #include <string>
 
 #include "convert_error.h"
-#include "edgenmt/fixed_point.h"
+#include "edgenmt/internal/fixed_point.h"
 
 namespace edgenmt::converter {
 namespace {

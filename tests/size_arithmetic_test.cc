@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "edgenmt/arena.h"
+#include "edgenmt/internal/arena.h"
 #include "edgenmt/model.h"
 #include "edgenmt/translator.h"
 

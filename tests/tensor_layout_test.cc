@@ -1,5 +1,5 @@
 // ExpectedTensors() and ValidateModelConfig(): docs/MODEL.md's tensor list and constraints.
-#include "edgenmt/tensor_layout.h"
+#include "edgenmt/internal/tensor_layout.h"
 
 #include <map>
 #include <string>

@@ -11,7 +11,7 @@
 #include <stdexcept>
 
 #include "checkpoint.h"
-#include "edgenmt/tensor_layout.h"
+#include "edgenmt/internal/tensor_layout.h"
 
 namespace edgenmt::testing {
 

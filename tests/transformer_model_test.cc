@@ -15,7 +15,7 @@
 #include "checkpoint.h"
 #include "convert.h"
 #include "convert_error.h"
-#include "edgenmt/tensor_layout.h"
+#include "edgenmt/internal/tensor_layout.h"
 #include "edgenmt/translator.h"
 #include "model_writer.h"
 #include "quantize.h"

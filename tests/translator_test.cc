@@ -9,7 +9,7 @@
 #include <gtest/gtest.h>
 
 #include "decoder/step_decoder.h"
-#include "edgenmt/arena.h"
+#include "edgenmt/internal/arena.h"
 #include "edgenmt/tokenizer.h"
 #include "edgenmt/translator.h"
 #include "kernels/kernel_table.h"

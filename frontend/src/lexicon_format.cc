@@ -6,11 +6,8 @@
 
 namespace edgenmt {
 namespace text {
-namespace {
 
-// Parses the entry at `offset`: word span, pronunciation block and the entry's end; false when
-// it runs past `size` or breaks a rule of the format.
-bool ParseEntry(const uint8_t* bytes, size_t size, size_t offset, const uint8_t** word,
+bool ParseLexiconEntry(const uint8_t* bytes, size_t size, size_t offset, const uint8_t** word,
                 size_t* word_len, const uint8_t** prons, size_t* end, const char** why) {
   if (offset >= size) { *why = "entry offset past the end"; return false; }
   const size_t n = bytes[offset];
@@ -38,8 +35,6 @@ bool ParseEntry(const uint8_t* bytes, size_t size, size_t offset, const uint8_t*
   *end = p;
   return true;
 }
-
-}  // namespace
 
 PronunciationView LexiconEntry::At(int i) const {
   PronunciationView view{nullptr, 0};
@@ -82,7 +77,7 @@ bool VerifyLexiconTable(const LexiconTable& table, uint32_t num_words, char* det
     const uint8_t* prons = nullptr;
     size_t word_len = 0, end = 0;
     const char* why = "";
-    if (!ParseEntry(table.entries, table.entries_size, slot - 1, &word, &word_len, &prons, &end,
+    if (!ParseLexiconEntry(table.entries, table.entries_size, slot - 1, &word, &word_len, &prons, &end,
                     &why)) {
       out.Append("lexicon: slot ").Number(i).Append(": ").Append(why);
       return false;

@@ -1,7 +1,7 @@
-// The lexicon's bytes (schema/phonemizer.fbs Lexicon): an open-addressing hash table of packed
-// entries, looked up in place (flash or mmap) in time proportional to the word's length. The
-// packer (converter/phonemizer_pack.cc), the phonemizer and the user lexicon (built in the arena
-// with the same layout) share this one definition.
+// A lexicon's entries, and the open-addressing hash table over them that the user lexicon is
+// built into (in the arena, one word at a time). The file's lexicon stores the same entries in
+// hash-bucket order instead (bucketed_lexicon.h: 1 byte of index a word rather than 8-16). The
+// packer (converter/phonemizer_pack.cc) and the phonemizer share these definitions.
 //
 // Entry: [word length n][n lowercase word bytes][pronunciation count k], then k times
 // [phoneme count m][m PhoneCodes]. All counts are one byte (1..255; words and pronunciations are
@@ -30,6 +30,12 @@ inline uint32_t LexiconHash(const char* word, size_t n) {
   }
   return h;
 }
+
+// Parses the entry at `offset` of bytes[0, size): its word span, its pronunciation block (the
+// count byte) and the entry's end; false, with the broken rule in *why, when it runs past `size`,
+// has a zero count or a code that is not a phoneme. Word bytes are not checked here.
+bool ParseLexiconEntry(const uint8_t* bytes, size_t size, size_t offset, const uint8_t** word,
+                       size_t* word_len, const uint8_t** prons, size_t* end, const char** why);
 
 // One pronunciation inside an entry.
 struct PronunciationView {

@@ -151,15 +151,18 @@ Status Phonemizer::Init(const void* file, size_t size, const PhonemizerLimits& l
     }
     stress = stress || text::PhoneStress(target_phone[id]) != text::kNoStress;
   }
-  // The lexicon: every slot and entry checked once, here.
+  // The lexicon: every bucket and entry checked once, here.
   const fbp::Lexicon* lexicon = root->lexicon();
-  text::LexiconTable table;
-  table.slots = lexicon->slots()->data();
-  table.num_slots = lexicon->slots()->size();
+  if (lexicon->buckets() == nullptr || lexicon->buckets()->size() < 2) {
+    return Fail(Status::kModelMalformed, "lexicon: no bucket directory");
+  }
+  text::BucketedLexicon table;
+  table.buckets = lexicon->buckets()->data();
+  table.num_buckets = lexicon->buckets()->size() - 1;
   table.entries = lexicon->entries()->data();
   table.entries_size = lexicon->entries()->size();
-  if (!text::VerifyLexiconTable(table, lexicon->num_words(), error_detail_,
-                                sizeof error_detail_)) {
+  if (!text::VerifyBucketedLexicon(table, lexicon->num_words(), error_detail_,
+                                   sizeof error_detail_)) {
     return Status::kModelMalformed;
   }
   ArenaLayout layout;

@@ -8,6 +8,7 @@
 
 #include "arpabet.h"
 #include "edgenmt/phonemizer.h"
+#include "bucketed_lexicon.h"
 #include "lexicon_format.h"
 #include "word_sink.h"
 
@@ -38,7 +39,7 @@ struct PhraseItem {
 };
 
 struct Phonemizer::State {
-  text::LexiconTable lexicon;        // the file's (num_slots 0 when use_lexicon is off)
+  text::BucketedLexicon lexicon;     // the file's (num_buckets 0 when use_lexicon is off)
   bool lexicon_complete = false;
   uint32_t lexicon_words = 0;
   text::LexiconBuilder user;         // over the arena's user lexicon space

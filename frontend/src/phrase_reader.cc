@@ -99,7 +99,7 @@ class PhraseReader final : public text::WordSink, public text::WordOracle {
   bool ReadsAsLetters(const char* lower, size_t n) override {
     // A word the lexicon lacks is not a dictionary word, unless the file keeps only the model's
     // misses: then the model says the other dictionary words as listed.
-    const bool ask_model = !state_->lexicon_complete && state_->lexicon.num_slots != 0;
+    const bool ask_model = !state_->lexicon_complete && state_->lexicon.num_buckets != 0;
     WordOrigin origin;
     PhoneCode phones[kMaxWordPhones];
     const char* error = "";

@@ -6,7 +6,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "edgenmt/arena.h"
+#include "edgenmt/internal/arena.h"
 #include "edgenmt/model.h"
 #include "edgenmt/translator.h"
 

@@ -1,7 +1,7 @@
 // Target detokenization: vocabulary strings joined by single spaces (edgenmt/tokenizer.h).
 #include <string.h>
 
-#include "edgenmt/arena.h"
+#include "edgenmt/internal/arena.h"
 #include "edgenmt/tokenizer.h"
 
 namespace edgenmt {

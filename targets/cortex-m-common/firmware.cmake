@@ -147,3 +147,56 @@ function(edgenmt_add_cortex_m_kernel_tests name)
                    -kernel $<TARGET_FILE:${name}>)
   set_tests_properties(${name} PROPERTIES TIMEOUT 1300 LABELS "cortex-m;kernels")
 endfunction()
+
+# The phonemizer as a firmware (issue 59 §6): a phonemizer file (model + lexicon) in flash, the
+# front end (frontend/) and the Transformer's objects linked beside the library, the sentence
+# test set read through semihosting and checked byte-identical to the host CLI's output.
+#   edgenmt_add_cortex_m_phonemizer_firmware(NAME LINKER_SCRIPT FILE BOARD_SOURCES ...
+#                                            QEMU_MACHINE M QEMU_CPU C FILE F ARENA_BYTES N
+#                                            [FORMATS arpabet ipa json])
+# FORMATS: the output formats checked against the host (default arpabet; the IPA and JSON
+# writers are portable code, so one board checking them covers the others).
+set(EDGENMT_PHONEMIZER_SENTENCES "${PROJECT_SOURCE_DIR}/tests/data/phonemizer/sentences.tsv")
+function(edgenmt_add_cortex_m_phonemizer_firmware name)
+  cmake_parse_arguments(ARG "" "LINKER_SCRIPT;QEMU_MACHINE;QEMU_CPU;FILE;ARENA_BYTES"
+                        "BOARD_SOURCES;FORMATS" ${ARGN})
+  if(NOT ARG_FORMATS)
+    set(ARG_FORMATS arpabet)
+  endif()
+  set(common ${EDGENMT_CORTEX_M_COMMON_DIR})
+  if(NOT EXISTS ${ARG_FILE})
+    message(STATUS "${ARG_FILE} does not exist: no ${name} (make models packs it once "
+                   "models/g2p-en-stress-mcu exists)")
+    return()
+  endif()
+  set(blob ${CMAKE_CURRENT_BINARY_DIR}/${name}_model_blob.S)
+  configure_file(${common}/model_blob.S ${blob} COPYONLY)
+  add_executable(${name} ${common}/phonemizer_harness.cc ${common}/platform.c
+                 ${common}/semihosting.c ${common}/startup.c ${blob} ${ARG_BOARD_SOURCES})
+  get_filename_component(board_dir ${ARG_LINKER_SCRIPT} DIRECTORY)
+  file(GLOB board_scripts ${board_dir}/*.ld)
+  set_target_properties(${name} PROPERTIES SUFFIX .elf
+                        LINK_DEPENDS "${board_scripts};${common}/sections.ld")
+  target_include_directories(${name} PRIVATE ${common})
+  target_link_libraries(${name} PRIVATE edgenmt_frontend edgenmt_runtime)
+  if(TARGET edgenmt_transformer_objects)
+    target_sources(${name} PRIVATE $<TARGET_OBJECTS:edgenmt_transformer_objects>)
+  endif()
+  target_compile_definitions(${name} PRIVATE EDGENMT_FIRMWARE_ARENA_BYTES=${ARG_ARENA_BYTES})
+  set_source_files_properties(${blob} PROPERTIES
+    COMPILE_DEFINITIONS "EDGENMT_FIRMWARE_MODEL=\"${ARG_FILE}\"" OBJECT_DEPENDS ${ARG_FILE})
+  target_link_options(${name} PRIVATE -nostartfiles --specs=rdimon.specs
+    -T${ARG_LINKER_SCRIPT} -L${board_dir} -L${common}
+    -Wl,-Map=$<TARGET_FILE_DIR:${name}>/${name}.map -Wl,--print-memory-usage)
+  if(EDGENMT_HOST_BUILD_DIR)
+    foreach(format ${ARG_FORMATS})
+      add_test(NAME ${name}_matches_host_${format}
+               COMMAND ${common}/run_phonemizer_firmware.sh ${EDGENMT_QEMU_SYSTEM_ARM}
+                       ${ARG_QEMU_MACHINE} ${ARG_QEMU_CPU} $<TARGET_FILE:${name}>
+                       ${EDGENMT_HOST_BUILD_DIR}/edgenmt ${ARG_FILE}
+                       ${EDGENMT_PHONEMIZER_SENTENCES} ${format})
+      set_tests_properties(${name}_matches_host_${format} PROPERTIES TIMEOUT 900
+                           LABELS "cortex-m;phonemizer")
+    endforeach()
+  endif()
+endfunction()

@@ -15,6 +15,8 @@ cmake --install "$build" --prefix "$prefix" > /dev/null
 site=$(cd "$prefix" && ls -d lib/python3*/site-packages | head -n 1)
 for f in include/edgenmt/edgenmt.h include/edgenmt/translator.h lib/libedgenmt.a lib/libedgenmt.so \
          bin/edgenmt bin/edgenmt-convert lib/cmake/edgenmt/edgenmtConfig.cmake \
+         include/edgenmt/phonemizer.h include/edgenmt/phonemizer_c.h lib/libedgenmt_frontend.a \
+         bin/edgenmt-phonemizer-pack \
          lib/cmake/edgenmt/edgenmtTargets.cmake lib/pkgconfig/edgenmt.pc \
          "$site/edgenmt/__init__.py" "$site/edgenmt/_library_location.py"; do
   [[ -e "$prefix/$f" ]] || { echo "not installed: $f" >&2; exit 1; }
@@ -42,6 +44,17 @@ cc -std=c11 -Wall -Werror -o "$example/translate_words_c" "$source/targets/host-
    $(pkg-config --cflags --libs edgenmt) -Wl,-rpath,"$libdir"
 got=$("$example/translate_words_c" "$model" "${words[@]}")
 [[ "$got" == "$expected" ]] || { echo "host-example C (pkg-config) differs:"; echo "$got"; exit 1; } >&2
+
+# The front end's C API from the installed headers and shared library: a link check (the
+# phonemizer's behaviour is python/tests/test_phonemizer.py's).
+cat > "$example/phonemizer_link.c" <<'C'
+#include <stdio.h>
+#include "edgenmt/phonemizer_c.h"
+int main(void) { printf("%zu\n", enmt_phonemizer_storage_bytes()); return 0; }
+C
+cc -std=c11 -Wall -Werror -o "$example/phonemizer_link" "$example/phonemizer_link.c" \
+   $(pkg-config --cflags --libs edgenmt) -Wl,-rpath,"$libdir"
+"$example/phonemizer_link" > /dev/null
 
 # 3. The installed Python module (finds the installed libedgenmt.so relative to itself).
 got=$(cd / && PYTHONPATH="$prefix/$site" /usr/bin/python3 - "$model" "${words[@]}" <<'PY'

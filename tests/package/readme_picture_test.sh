@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# The README's attention picture (docs/alignment-translation.png) is what tools/plot_alignments.py
-# draws for the shipped model today: regenerate it with the command the README gives and compare
-# pixels (not bytes: PNG metadata may differ). Also a second line and n-best rank of another
+# The attention picture of docs/USAGE.md (docs/alignment-translation.png) is what
+# tools/plot_alignments.py draws for the shipped model today: regenerate it with the command
+# docs/USAGE.md gives and compare pixels (not bytes: PNG metadata may differ). Also a second line and n-best rank of another
 # file, so the script's options are exercised.
 # usage: readme_picture_test.sh CLI MODEL_F32 REPO
 set -euo pipefail
@@ -20,7 +20,7 @@ import matplotlib.image as image
 fresh, committed, other = (image.imread(p) for p in sys.argv[1:4])
 if fresh.shape != committed.shape:
     sys.exit(f"README picture differs in size: {fresh.shape} vs {committed.shape}; regenerate it "
-             "with the README's command")
+             "with the command docs/USAGE.md gives")
 difference = abs(fresh - committed).mean()
 if difference > 1e-3:
     sys.exit(f"README picture differs (mean pixel difference {difference:.4f}); regenerate it")

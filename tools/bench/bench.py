@@ -72,6 +72,7 @@ ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(ROOT, "converter", "reference"))
 import batching  # noqa: E402
+import bench_results  # noqa: E402
 import floor  # noqa: E402
 import peers  # noqa: E402
 import report  # noqa: E402
@@ -148,6 +149,11 @@ def main():
     ap.add_argument("--repeat", type=int, default=MIN_REPORTED_PASSES,
                     help="timed passes per row, interleaved across rows; the median is shown "
                     f"(at least {MIN_REPORTED_PASSES} for figures one reports)")
+    ap.add_argument("--json", default=os.path.join(ROOT, "build/bench/bench.json"),
+                    help="every row as JSON, with the date, CPU model and command")
+    ap.add_argument("--chart", default="",
+                    help="also draw the front page's chart (greedy words/s against the peers) "
+                    "to this PNG (make bench: docs/bench-words-per-second.png)")
     transformer_rows.add_args(ap)
     args = ap.parse_args()
     args.backends = [b for b in args.backends.split(",") if b]
@@ -267,6 +273,12 @@ def main():
         print(line)
     for line in report.speedup_lines(rows, backend, variant):
         print(line)
+    info = bench_results.meta(args, len(words))
+    bench_results.write_json(args.json, rows, tfm_rows, info)
+    print(f"JSON: {os.path.relpath(args.json, ROOT)}")
+    if args.chart:
+        bench_results.write_chart(args.chart, rows, tfm_rows, backend, info)
+        print(f"chart: {os.path.relpath(args.chart, ROOT)}")
     if any(r.get("failed") for r in rows + tfm_rows):
         sys.exit(1)
 

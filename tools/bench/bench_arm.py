@@ -37,6 +37,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(ROOT, "converter", "reference"))
+import bench_results  # noqa: E402
 import mca_limits  # noqa: E402
 from g2p_metrics import read_tsv, score  # noqa: E402
 
@@ -130,6 +131,8 @@ def main():
     ap.add_argument("--data", default=os.path.join(ROOT, "data/g2p/test.tsv"))
     ap.add_argument("--checkpoint", default=os.path.join(ROOT, "models/g2p-en"))
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    ap.add_argument("--json", default=os.path.join(ROOT, "build/bench/bench_arm.json"),
+                    help="every count as JSON, with the date, CPU model and command")
     ap.add_argument("--work", default=os.path.join(B, "bench-arm"))
     args = ap.parse_args()
     os.makedirs(args.work, exist_ok=True)
@@ -283,6 +286,20 @@ def report(res, mca, words, refs_all, n, args):
         if not why:
             print(f"  {core} {kernel} ≥ 70 % of peak: {100 * rate / peak:.0f} %  {'met' if rate >= 0.7 * peak else 'NOT met'}")
     i = lambda x: "NA" if x is None else str(round(x))  # noqa: E731
+    # Every count as JSON too (issue 60 §5), with the date, the CPU and the command.
+    doc = bench_results.meta(args, n)
+    doc.update(instructions_per_word={"|".join(map(str, k)): (r[0] if isinstance(r, tuple) else r)
+                                      for k, r in res.items()},
+               inner_loops=[dict(core=c, kernel=k, instructions=ni, macs=m, macs_per_cycle=rt,
+                                 peak=pk, note=why) for c, k, ni, m, rt, pk, why in mca],
+               arm_instructions=dict(m55=A, m7=B_, m55_mcu=C, m7_mcu=D, aarch64_int8=E,
+                                     aarch64_int8_full=G, aarch64_f32=H, ort_aarch64_int8=F,
+                                     ort_aarch64_f32=J))
+    os.makedirs(os.path.dirname(os.path.abspath(args.json)), exist_ok=True)
+    with open(args.json + ".tmp", "w", encoding="utf-8") as f:
+        json.dump(doc, f, indent=1, default=str)
+    os.replace(args.json + ".tmp", args.json)
+    print(f"JSON: {os.path.relpath(args.json, ROOT)}")
     print(f"arm_instructions m55={i(A)} m7={i(B_)} m55_mcu={i(C)} m7_mcu={i(D)} aarch64_int8={i(E)} "
           f"aarch64_int8_full={i(G)} aarch64_f32={i(H)} ort_aarch64_int8={i(F)} ort_aarch64_f32={i(J)}")
 

@@ -6,7 +6,7 @@
 
 #include "command_line.h"
 #include "commands.h"
-#include "edgenmt/tensor_layout.h"
+#include "edgenmt/internal/tensor_layout.h"
 #include "edgenmt/translator.h"
 #include "session.h"
 

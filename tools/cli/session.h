@@ -14,7 +14,7 @@
 
 namespace edgenmt::cli {
 
-// Exit codes of the CLI (README "Exit codes").
+// Exit codes of the CLI (docs/USAGE.md "Exit codes and errors").
 enum ExitCode : int {
   kExitOk = 0,
   kExitUsage = 1,        // bad command line

@@ -1,8 +1,8 @@
 #!/usr/bin/python3
-"""Writes runtime/internal/edgenmt/fixed_point_gelu_table.h: round(Phi(k / 32 - 4) * 2^15) for
+"""Writes runtime/internal/edgenmt/internal/fixed_point_gelu_table.h: round(Phi(k / 32 - 4) * 2^15) for
 k = 0..256, Phi the standard normal CDF (x in [-4, 4]), the table behind fxp::GeluQ20 (GELU =
 x Phi(x), the erf form). tests/fixed_point_test.cc checks every entry against std::erf.
-  /usr/bin/python3 tools/codegen/gelu_table.py > runtime/internal/edgenmt/fixed_point_gelu_table.h
+  /usr/bin/python3 tools/codegen/gelu_table.py > runtime/internal/edgenmt/internal/fixed_point_gelu_table.h
 """
 import math
 

@@ -1,8 +1,8 @@
 #!/usr/bin/python3
-"""Writes runtime/internal/edgenmt/fixed_point_tanh_table.h: round(tanh(k / 128) * 2^16) for
+"""Writes runtime/internal/edgenmt/internal/fixed_point_tanh_table.h: round(tanh(k / 128) * 2^16) for
 k = 0..1024 (saturated at 65535), the one table behind fxp::TanhS16 and fxp::LogisticS16.
 tests/fixed_point_test.cc checks every entry against std::tanh, so an edit by hand fails there.
-  /usr/bin/python3 tools/codegen/tanh_table.py > runtime/internal/edgenmt/fixed_point_tanh_table.h
+  /usr/bin/python3 tools/codegen/tanh_table.py > runtime/internal/edgenmt/internal/fixed_point_tanh_table.h
 """
 import math
 

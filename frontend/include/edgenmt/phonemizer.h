@@ -36,7 +36,7 @@
 
 namespace edgenmt {
 
-constexpr uint32_t kPhonemizerFormatVersion = 1;
+constexpr uint32_t kPhonemizerFormatVersion = 2;
 
 enum class PhonemeFormat : uint8_t {
   kArpabet = 0,  // "HH AH0 L OW1 | W ER1 L D ." : words split by " | ", breaks as their mark
@@ -88,7 +88,7 @@ class Phonemizer {
 
   // Verifies the file (FlatBuffers structure, identifier "ENPH", format version, the nested
   // model through Model::Load, a target vocabulary of ARPAbet phonemes, every lexicon entry and
-  // slot) and plans the arena. Errors: kInvalidArgument (null pointers, misaligned file or
+  // bucket) and plans the arena. Errors: kInvalidArgument (null pointers, misaligned file or
   // arena), kModelMalformed (not a phonemizer file, a bad lexicon), kModelVersionUnsupported,
   // kModelVocabularyInvalid (targets that are not phonemes), the model's own errors,
   // kArenaTooSmall (required_arena_bytes() then says how much).

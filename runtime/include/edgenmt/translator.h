@@ -99,7 +99,7 @@ struct TranslationResult {
 Status RequiredArenaBytes(const Model& model, const SessionLimits& limits, size_t* out_bytes,
                           char* detail = nullptr, size_t detail_size = 0);
 
-// The arena's two regions (runtime/internal/edgenmt/arena.h): persistent (the session's objects,
+// The arena's two regions (runtime/internal/edgenmt/internal/arena.h): persistent (the session's objects,
 // weights-derived state, encoder memory, decoder states, results) and scratch (reused between
 // the encoder and the decoder steps). total == persistent + scratch == RequiredArenaBytes.
 struct ArenaBytes {

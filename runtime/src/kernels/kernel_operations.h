@@ -13,7 +13,7 @@
 
 #include <stdint.h>
 
-#include "edgenmt/arena.h"
+#include "edgenmt/internal/arena.h"
 #include "edgenmt/status.h"
 
 // Every operation: those with a reference kernel, then the optional ones.

@@ -14,7 +14,7 @@
 
 #include <stdint.h>
 
-#include "edgenmt/arena.h"
+#include "edgenmt/internal/arena.h"
 #include "edgenmt/kernel_backend.h"
 #include "edgenmt/status.h"
 #include "kernels/kernel_operations.h"

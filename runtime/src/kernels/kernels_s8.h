@@ -6,7 +6,7 @@
 // - Weight matrices are [out_features, in_features] row-major (PyTorch nn.Linear layout), int8,
 //   symmetric, one scale per output row.
 // - Integer rounding is fxp::RoundingDivideByPOT / MultiplyByQuantizedMultiplier
-//   (edgenmt/fixed_point.h): round to nearest, ties away from zero.
+//   (edgenmt/internal/fixed_point.h): round to nearest, ties away from zero.
 // - Requantization parameters are (multiplier in [2^30, 2^31), shift in [-31, 30]) pairs
 //   computed by the converter with fxp::QuantizeMultiplier, one per output row.
 // - Kernels never allocate and never fail; callers check shapes at Prepare time.

@@ -6,7 +6,7 @@
 
 #include <stdint.h>
 
-#include "edgenmt/fixed_point.h"
+#include "edgenmt/internal/fixed_point.h"
 
 namespace edgenmt {
 

@@ -8,8 +8,8 @@
 
 #include <stdint.h>
 
-#include "edgenmt/fixed_point.h"
-#include "edgenmt/fixed_point_transformer.h"
+#include "edgenmt/internal/fixed_point.h"
+#include "edgenmt/internal/fixed_point_transformer.h"
 
 namespace edgenmt {
 namespace transformer_s8 {

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "edgenmt/schema/edgenmt_generated.h"
-#include "edgenmt/tensor_layout.h"
+#include "edgenmt/internal/tensor_layout.h"
 #include "error_detail.h"
 #include "model/model_checker.h"
 

@@ -3,9 +3,9 @@
 #include <math.h>
 #include <string.h>
 
-#include "edgenmt/fixed_point.h"
-#include "edgenmt/int8_requantization.h"
-#include "edgenmt/tensor_layout.h"
+#include "edgenmt/internal/fixed_point.h"
+#include "edgenmt/internal/int8_requantization.h"
+#include "edgenmt/internal/tensor_layout.h"
 
 namespace edgenmt {
 

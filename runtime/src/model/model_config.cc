@@ -1,6 +1,6 @@
 // ValidateModelConfig(): the docs/MODEL.md constraints on a config, shared by Model::Load and
 // the converter.
-#include "edgenmt/fixed_point.h"
+#include "edgenmt/internal/fixed_point.h"
 #include "edgenmt/model.h"
 #include "error_detail.h"
 

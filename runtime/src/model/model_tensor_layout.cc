@@ -1,5 +1,5 @@
 // ExpectedTensors(): docs/MODEL.md's tensor list as code. Keep the two in step.
-#include "edgenmt/tensor_layout.h"
+#include "edgenmt/internal/tensor_layout.h"
 
 #include "error_detail.h"
 

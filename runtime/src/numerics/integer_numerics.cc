@@ -3,7 +3,7 @@
 
 #include <string.h>
 
-#include "edgenmt/fixed_point.h"
+#include "edgenmt/internal/fixed_point.h"
 
 namespace edgenmt {
 

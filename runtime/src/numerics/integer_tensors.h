@@ -7,7 +7,7 @@
 
 #include <stdint.h>
 
-#include "edgenmt/int8_requantization.h"
+#include "edgenmt/internal/int8_requantization.h"
 #include "edgenmt/model.h"
 #include "error_detail.h"
 

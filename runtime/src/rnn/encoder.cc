@@ -2,7 +2,7 @@
 
 #include <string.h>
 
-#include "edgenmt/tensor_layout.h"
+#include "edgenmt/internal/tensor_layout.h"
 #include "rnn/float_rnn_numerics.h"
 #include "rnn/integer_rnn_numerics.h"
 

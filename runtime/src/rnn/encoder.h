@@ -15,7 +15,7 @@
 
 #include <stdint.h>
 
-#include "edgenmt/arena.h"
+#include "edgenmt/internal/arena.h"
 #include "edgenmt/model.h"
 #include "error_detail.h"
 #include "rnn/layer_limits.h"

@@ -5,7 +5,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "edgenmt/tensor_layout.h"
+#include "edgenmt/internal/tensor_layout.h"
 
 namespace edgenmt {
 

@@ -1,6 +1,6 @@
 // The RNN's attention arithmetic in the integer scheme (docs/INT8.md "Attention"): dot and
 // general scores against the Q0.15 memory, local-p's position, window and Gaussian, the context.
-#include "edgenmt/fixed_point.h"
+#include "edgenmt/internal/fixed_point.h"
 #include "rnn/integer_rnn_numerics.h"
 
 namespace edgenmt {

@@ -5,8 +5,8 @@
 
 #include <string.h>
 
-#include "edgenmt/fixed_point.h"
-#include "edgenmt/tensor_layout.h"
+#include "edgenmt/internal/fixed_point.h"
+#include "edgenmt/internal/tensor_layout.h"
 
 namespace edgenmt {
 

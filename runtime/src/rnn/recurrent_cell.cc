@@ -1,6 +1,6 @@
 #include "rnn/recurrent_cell.h"
 
-#include "edgenmt/tensor_layout.h"
+#include "edgenmt/internal/tensor_layout.h"
 #include "rnn/float_rnn_numerics.h"
 #include "rnn/integer_rnn_numerics.h"
 #include "profile_scope.h"

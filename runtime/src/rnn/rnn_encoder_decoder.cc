@@ -4,7 +4,7 @@
 
 #include <type_traits>
 
-#include "edgenmt/tensor_layout.h"
+#include "edgenmt/internal/tensor_layout.h"
 #include "profile_scope.h"
 #include "rnn/float_rnn_numerics.h"
 #include "rnn/integer_rnn_numerics.h"

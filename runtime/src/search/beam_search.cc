@@ -3,7 +3,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "edgenmt/fixed_point.h"
+#include "edgenmt/internal/fixed_point.h"
 #include "profile_scope.h"
 
 namespace edgenmt {

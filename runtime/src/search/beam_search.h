@@ -18,7 +18,7 @@
 #include <stdint.h>
 
 #include "decoder/sequence_decoder.h"
-#include "edgenmt/arena.h"
+#include "edgenmt/internal/arena.h"
 #include "edgenmt/decoding_options.h"
 #include "error_detail.h"
 

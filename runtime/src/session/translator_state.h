@@ -6,7 +6,7 @@
 #include <stdint.h>
 
 #include "decoder/step_decoder.h"
-#include "edgenmt/arena.h"
+#include "edgenmt/internal/arena.h"
 #include "edgenmt/translator.h"
 #include "error_detail.h"
 #include "kernels/kernel_table.h"

@@ -2,8 +2,8 @@
 
 #include <string.h>
 
-#include "edgenmt/fixed_point_transformer.h"
-#include "edgenmt/tensor_layout.h"
+#include "edgenmt/internal/fixed_point_transformer.h"
+#include "edgenmt/internal/tensor_layout.h"
 
 namespace edgenmt {
 namespace {

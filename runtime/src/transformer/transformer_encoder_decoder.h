@@ -22,7 +22,7 @@
 
 #include "decoder/activation_observer.h"
 #include "decoder/sequence_decoder.h"
-#include "edgenmt/arena.h"
+#include "edgenmt/internal/arena.h"
 #include "edgenmt/model.h"
 #include "error_detail.h"
 #include "kernels/kernel_table.h"

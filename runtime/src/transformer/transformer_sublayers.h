@@ -11,7 +11,7 @@
 #include <stdint.h>
 
 #include "decoder/activation_observer.h"
-#include "edgenmt/arena.h"
+#include "edgenmt/internal/arena.h"
 #include "edgenmt/model.h"
 #include "error_detail.h"
 #include "numerics/float_numerics.h"

@@ -9,7 +9,7 @@
 
 #include <stdint.h>
 
-#include "edgenmt/arena.h"
+#include "edgenmt/internal/arena.h"
 #include "edgenmt/model.h"
 #include "error_detail.h"
 

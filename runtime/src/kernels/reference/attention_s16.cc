@@ -1,7 +1,7 @@
 // Reference int8-full attention products over the Q0.15 encoder memory (docs/INT8.md
 // "Attention"): the score of each window position and the context vector, both with exact
 // 64-bit sums.
-#include "edgenmt/fixed_point.h"
+#include "edgenmt/internal/fixed_point.h"
 #include "kernels/kernels_s8.h"
 #include "kernels/score_scale.h"
 

@@ -1,6 +1,6 @@
 // Reference int8 attention of one head (docs/INT8.md "int8-full Transformer"): scores of a
 // query against cached key rows, and the weighted sum of cached value rows.
-#include "edgenmt/fixed_point.h"
+#include "edgenmt/internal/fixed_point.h"
 #include "kernels/kernels_s8.h"
 #include "kernels/transformer_s8_elements.h"
 

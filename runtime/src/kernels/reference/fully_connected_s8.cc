@@ -1,7 +1,7 @@
 // Reference integer fully-connected column block: int8 inputs and weights with per-output-row
 // scales, int32 accumulation, requantization by integer multiplier and shift into int32
 // (docs/INT8.md).
-#include "edgenmt/fixed_point.h"
+#include "edgenmt/internal/fixed_point.h"
 #include "kernels/kernels_s8.h"
 #include "kernels/product_outputs.h"
 

@@ -1,7 +1,7 @@
 // Reference integer GRU cell: Q3.12 input/hidden projections, gates in Q0.15, the state kept in
 // Q0.15 (it is the cell's only memory), an int8 copy with scale 2^-7 for the next matmuls
 // (docs/INT8.md "GRU cell").
-#include "edgenmt/fixed_point.h"
+#include "edgenmt/internal/fixed_point.h"
 #include "kernels/kernels_s8.h"
 
 namespace edgenmt {

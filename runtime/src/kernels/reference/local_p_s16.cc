@@ -1,6 +1,6 @@
 // Reference fixed-point local-p attention pieces (docs/MODEL.md "attend", docs/INT8.md
 // "local-p"): the predicted position p_t in Q15.16, its window, and the Gaussian factor.
-#include "edgenmt/fixed_point.h"
+#include "edgenmt/internal/fixed_point.h"
 #include "kernels/kernels_s8.h"
 #include "kernels/local_p_distance.h"
 

@@ -1,6 +1,6 @@
 // Reference fixed-point log-softmax of the generator logits into Q15.16 log-probs, the beam
 // score format of the int8-full scheme (docs/INT8.md "Generator").
-#include "edgenmt/fixed_point.h"
+#include "edgenmt/internal/fixed_point.h"
 #include "kernels/kernels_s8.h"
 #include "kernels/log_softmax_output.h"
 

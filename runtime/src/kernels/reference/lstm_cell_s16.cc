@@ -1,6 +1,6 @@
 // Reference integer LSTM cell: Q3.12 gate pre-activations, Q0.15 gates, int16 cell state with a
 // power-of-two scale, int8 hidden output with scale 2^-7 (docs/INT8.md "LSTM cell").
-#include "edgenmt/fixed_point.h"
+#include "edgenmt/internal/fixed_point.h"
 #include "kernels/kernels_s8.h"
 
 namespace edgenmt {

@@ -1,6 +1,6 @@
 // Reference float <-> int8 conversions of the hybrid scheme and power-of-two narrowing of the
 // integer scheme (docs/INT8.md).
-#include "edgenmt/fixed_point.h"
+#include "edgenmt/internal/fixed_point.h"
 #include "kernels/kernels_s8.h"
 
 namespace edgenmt {

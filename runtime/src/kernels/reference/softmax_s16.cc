@@ -1,6 +1,6 @@
 // Reference fixed-point softmax with Q0.15 output from int32 input (docs/INT8.md
 // "Attention softmax"): exp of (x - max) in Q0.31, 64-bit sum, one reciprocal, one multiply.
-#include "edgenmt/fixed_point.h"
+#include "edgenmt/internal/fixed_point.h"
 #include "kernels/kernels_s8.h"
 
 namespace edgenmt {

@@ -1,5 +1,5 @@
 // Reference fixed-point tanh, int16 in Qm.(15-m) -> Q0.15 (docs/INT8.md).
-#include "edgenmt/fixed_point.h"
+#include "edgenmt/internal/fixed_point.h"
 #include "kernels/kernels_s8.h"
 
 namespace edgenmt {

@@ -1,7 +1,7 @@
 #include "kernels/simd/activation_table_s16.h"
 
 #if defined(__x86_64__)
-#include "edgenmt/fixed_point.h"
+#include "edgenmt/internal/fixed_point.h"
 #include "kernels/kernels_s8.h"
 
 namespace edgenmt {

@@ -2,7 +2,7 @@
 // int16 x int16 products are exact in int32 (|a|, |b| <= 2^15; vpmulld on sign-extended lanes,
 // not vpmaddwd, whose pair sum overflows when both pairs are -2^15 * -2^15) and are summed in
 // int64 lanes, so every result is the reference's exact sum. The context's last columns go
-// through zero-padded rows; no inline function of edgenmt/fixed_point.h is compiled here (an
+// through zero-padded rows; no inline function of edgenmt/internal/fixed_point.h is compiled here (an
 // AVX2 copy of one could be the one the linker keeps for baseline code: simd_cell.h).
 #if defined(__x86_64__)
 #include <immintrin.h>
@@ -25,7 +25,7 @@ inline void Accumulate(__m256i products, __m256i* low, __m256i* high) {
   *high = _mm256_add_epi64(*high, _mm256_cvtepi32_epi64(_mm256_extracti128_si256(products, 1)));
 }
 
-// edgenmt/fixed_point.h's RoundingDivideByPOT64(x, 23) then SaturateToInt8, on 4 int64 lanes, as int32 lanes
+// edgenmt/internal/fixed_point.h's RoundingDivideByPOT64(x, 23) then SaturateToInt8, on 4 int64 lanes, as int32 lanes
 // 0-3 of the result: floor((x + 2^22 - (x < 0)) / 2^23), the floor an arithmetic shift that AVX2
 // lacks for 64-bit lanes (a logical shift with the sign's bits put back).
 inline __m128i RoundShift23ToS8(__m256i x) {

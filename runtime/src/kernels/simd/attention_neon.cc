@@ -5,7 +5,7 @@
 #if defined(__ARM_NEON)
 #include <arm_neon.h>
 
-#include "edgenmt/fixed_point.h"
+#include "edgenmt/internal/fixed_point.h"
 #include "kernels/score_scale.h"
 #include "kernels/simd/simd_attention.h"
 

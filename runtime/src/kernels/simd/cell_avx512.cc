@@ -1,7 +1,7 @@
 // AVX-512F int8-full LSTM and GRU cells and tanh (simd_cell.h). The LSTM cell and tanh look the
 // int16 activations up in activation_table_s16.h's tables (16 units per gather) for cell formats
 // with at least 3 int bits; the GRU cell computes its Q0.31 activations: each function below
-// mirrors the scalar function of edgenmt/fixed_point.h with the same name, on 8 int32 values in
+// mirrors the scalar function of edgenmt/internal/fixed_point.h with the same name, on 8 int32 values in
 // int64 lanes (fixed_point_avx512.h).
 #if defined(__x86_64__)
 #include "kernels/simd/avx512_intrinsics.h"

@@ -6,7 +6,7 @@
 #if defined(__ARM_FEATURE_MVE)
 #include <arm_mve.h>
 
-#include "edgenmt/fixed_point.h"
+#include "edgenmt/internal/fixed_point.h"
 #include "kernels/kernels_s8.h"
 #include "kernels/simd/fixed_point_helium.h"
 #include "kernels/simd/simd_helium.h"

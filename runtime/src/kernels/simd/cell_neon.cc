@@ -1,5 +1,5 @@
 // NEON int8-full LSTM cell and tanh (simd_cell.h), ARMv7-A and ARMv8-A: the table-interpolated
-// logistic / tanh of edgenmt/fixed_point.h on 4 int32 lanes (every intermediate fits 32 bits).
+// logistic / tanh of edgenmt/internal/fixed_point.h on 4 int32 lanes (every intermediate fits 32 bits).
 // vqmovn saturates to int16 / int8, and a rounding shift (ties up) of x - [x < 0] is
 // RoundingDivideByPOT (ties away from zero). Each function mirrors the scalar one with the same
 // name. Bit-exact: tests/kernels_simd_test.cc.
@@ -7,7 +7,7 @@
 #include <arm_neon.h>
 #include <string.h>
 
-#include "edgenmt/fixed_point.h"
+#include "edgenmt/internal/fixed_point.h"
 #include "kernels/kernels_s8.h"
 #include "kernels/simd/fixed_point_neon.h"
 #include "kernels/simd/simd_cell.h"

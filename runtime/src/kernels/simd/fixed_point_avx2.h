@@ -1,4 +1,4 @@
-// The scalar fixed-point primitives of edgenmt/fixed_point.h that the exp needs, on 8 int32
+// The scalar fixed-point primitives of edgenmt/internal/fixed_point.h that the exp needs, on 8 int32
 // lanes of AVX2, bit-exact. AVX2 has no 32x32 -> high-32 product and no 64-bit arithmetic
 // shift, so SaturatingRoundingDoublingHighMul forms the even and odd lanes' exact 64-bit
 // products (vpmuldq) and takes bits 31-62 of each after the nudge; everything else stays in

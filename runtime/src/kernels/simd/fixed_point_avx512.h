@@ -1,4 +1,4 @@
-// The scalar fixed-point primitives of edgenmt/fixed_point.h on 8 int32 values at once, each
+// The scalar fixed-point primitives of edgenmt/internal/fixed_point.h on 8 int32 values at once, each
 // held sign-extended in a 64-bit lane of an AVX-512 register so that 32x32 -> 64-bit products
 // and roundings are exactly the scalar ones. Included only by AVX-512 files (cell_avx512.cc,
 // requantize_avx512.cc); everything is in an anonymous namespace, so no copy can leave them.

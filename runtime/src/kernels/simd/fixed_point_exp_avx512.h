@@ -1,4 +1,4 @@
-// fxp::ExpOnNegativeValuesQ31 (edgenmt/fixed_point.h) on 8 values in int64 lanes
+// fxp::ExpOnNegativeValuesQ31 (edgenmt/internal/fixed_point.h) on 8 values in int64 lanes
 // (fixed_point_avx512.h's conventions), bit-exact: fixed_point_exp_lanes.h over these lanes.
 // The cell's logistic / tanh (cell_avx512.cc) and the softmax kernels (softmax_avx512.cc)
 // share it. AVX-512 files only (anonymous namespace, like fixed_point_avx512.h).

@@ -1,5 +1,5 @@
 // fxp::ExpOnIntervalNegativeQuarterTo0Q31 and fxp::ExpOnNegativeValuesQ31
-// (edgenmt/fixed_point_functions.h) written once over an instruction set's lanes, bit-exact.
+// (edgenmt/internal/fixed_point_functions.h) written once over an instruction set's lanes, bit-exact.
 // L, the including file's lane operations (its fixed-point header, anonymous namespace):
 //   V;  Set(int32_t);  Add, Sub, And (V, V);  ShiftLeft(V, int), exact for the values here;
 //   SaturatingRoundingDoublingHighMul(V, V);  RoundingDivideByPOT(V, int), ties away from zero;

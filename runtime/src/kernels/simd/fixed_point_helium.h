@@ -1,4 +1,4 @@
-// The scalar fixed-point primitives of edgenmt/fixed_point.h on 4 int32 lanes of Helium (MVE),
+// The scalar fixed-point primitives of edgenmt/internal/fixed_point.h on 4 int32 lanes of Helium (MVE),
 // bit-exact: VQRDMULH is fxp::SaturatingRoundingDoublingHighMul, VQSHL a saturating left shift,
 // and a rounding shift (ties up) of x - [x < 0] is fxp::RoundingDivideByPOT (ties away from
 // zero); the exp is fixed_point_exp_lanes.h's over these lanes. Included only by the Helium

@@ -1,4 +1,4 @@
-// The scalar fixed-point primitives of edgenmt/fixed_point.h on 4 int32 lanes of NEON
+// The scalar fixed-point primitives of edgenmt/internal/fixed_point.h on 4 int32 lanes of NEON
 // (ARMv7-A and ARMv8-A), bit-exact: NEON has most of them as single instructions. vqrdmulh is
 // SaturatingRoundingDoublingHighMul (its (2ab + 2^31) >> 32 equals the scalar nudge-and-truncate
 // form for every product, INT32_MIN * INT32_MIN saturating alike); vqshl is SaturatingLeftShift;

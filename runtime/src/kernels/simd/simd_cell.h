@@ -1,6 +1,6 @@
 // Vectorised int8-full cell arithmetic of the SIMD backend (KernelTable::lstm_cell_s16,
 // gru_cell_s16, tanh_s16 and the narrowing steps): the fixed-point logistic / tanh of
-// edgenmt/fixed_point.h evaluated on several values at once: AVX-512 holds each int32
+// edgenmt/internal/fixed_point.h evaluated on several values at once: AVX-512 holds each int32
 // intermediate sign-extended in a 64-bit lane (8 at a time) so that 32x32 -> 64-bit products
 // and roundings are exactly the scalar ones; NEON has those primitives as instructions on 4
 // int32 lanes (fixed_point_neon.h). Bit-exact with the

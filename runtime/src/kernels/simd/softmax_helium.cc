@@ -1,13 +1,13 @@
 // Helium (MVE) int8-full softmax and log-softmax (simd_helium.h): ref_softmax_s32_s16 and
 // ref_log_softmax_s32 with the exp terms on 4 lanes. Each function below mirrors the scalar
-// one of edgenmt/fixed_point.h with the same name (the exp is fixed_point_exp_lanes.h's over
+// one of edgenmt/internal/fixed_point.h with the same name (the exp is fixed_point_exp_lanes.h's over
 // fixed_point_helium.h's lanes), so the terms, their 64-bit sum (VADDLVA) and the outputs are
 // bit-exact; the reciprocal and the log of the sum are the scalar functions themselves (once
 // per call).
 #if defined(__ARM_FEATURE_MVE)
 #include <arm_mve.h>
 
-#include "edgenmt/fixed_point.h"
+#include "edgenmt/internal/fixed_point.h"
 #include "kernels/kernels_s8.h"
 #include "kernels/log_softmax_output.h"
 #include "kernels/simd/fixed_point_helium.h"

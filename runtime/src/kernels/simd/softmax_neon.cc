@@ -6,7 +6,7 @@
 #if defined(__ARM_NEON)
 #include <arm_neon.h>
 
-#include "edgenmt/fixed_point.h"
+#include "edgenmt/internal/fixed_point.h"
 #include "kernels/kernels_s8.h"
 #include "kernels/local_p_distance.h"
 #include "kernels/simd/fixed_point_neon.h"

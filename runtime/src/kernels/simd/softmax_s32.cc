@@ -5,7 +5,7 @@
 #include "kernels/simd/simd_softmax.h"
 
 #if defined(__x86_64__)
-#include "edgenmt/fixed_point.h"
+#include "edgenmt/internal/fixed_point.h"
 #include "kernels/kernels_s8.h"
 #include "kernels/local_p_distance.h"
 #include "kernels/log_softmax_output.h"

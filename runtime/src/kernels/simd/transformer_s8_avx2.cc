@@ -4,8 +4,8 @@
 #if defined(__x86_64__)
 #include <immintrin.h>
 
-#include "edgenmt/fixed_point.h"
-#include "edgenmt/fixed_point_gelu_table.h"
+#include "edgenmt/internal/fixed_point.h"
+#include "edgenmt/internal/fixed_point_gelu_table.h"
 #include "kernels/kernels_s8.h"
 #include "kernels/transformer_s8_elements.h"
 #include "kernels/simd/simd_transformer_s8.h"

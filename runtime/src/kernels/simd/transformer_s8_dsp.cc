@@ -9,7 +9,7 @@
 #if defined(__ARM_FEATURE_DSP) && !defined(__ARM_FEATURE_MVE) && !defined(__ARM_NEON) && !defined(__aarch64__)
 #include <arm_acle.h>
 
-#include "edgenmt/fixed_point.h"
+#include "edgenmt/internal/fixed_point.h"
 #include "kernels/simd/dsp_words.h"
 #include "kernels/simd/simd_transformer_s8.h"
 #include "kernels/transformer_s8_elements.h"

@@ -6,8 +6,8 @@
 #if defined(__ARM_FEATURE_MVE)
 #include <arm_mve.h>
 
-#include "edgenmt/fixed_point.h"
-#include "edgenmt/fixed_point_gelu_table.h"
+#include "edgenmt/internal/fixed_point.h"
+#include "edgenmt/internal/fixed_point_gelu_table.h"
 #include "kernels/kernels_s8.h"
 #include "kernels/simd/fixed_point_helium.h"
 #include "kernels/transformer_s8_elements.h"

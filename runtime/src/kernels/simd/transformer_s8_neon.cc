@@ -5,8 +5,8 @@
 #if defined(__ARM_NEON)
 #include <arm_neon.h>
 
-#include "edgenmt/fixed_point.h"
-#include "edgenmt/fixed_point_gelu_table.h"
+#include "edgenmt/internal/fixed_point.h"
+#include "edgenmt/internal/fixed_point_gelu_table.h"
 #include "kernels/kernels_s8.h"
 #include "kernels/transformer_s8_elements.h"
 #include "kernels/simd/fixed_point_neon.h"

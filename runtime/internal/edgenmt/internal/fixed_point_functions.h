@@ -7,8 +7,8 @@
 
 #include <stdint.h>
 
-#include "edgenmt/fixed_point.h"
-#include "edgenmt/fixed_point_tanh_table.h"
+#include "edgenmt/internal/fixed_point.h"
+#include "edgenmt/internal/fixed_point_tanh_table.h"
 
 namespace edgenmt {
 namespace fxp {

@@ -202,6 +202,6 @@ constexpr bool QuantizeMultiplierFromFloatBits(uint32_t a, uint32_t b, uint32_t 
 
 // The fixed-point functions built on these primitives (exp, reciprocal, logistic, tanh, log),
 // in their own file for its length; every includer of this header gets them.
-#include "edgenmt/fixed_point_functions.h"
+#include "edgenmt/internal/fixed_point_functions.h"
 
 #endif  // EDGENMT_FIXED_POINT_H_

@@ -9,7 +9,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "edgenmt/fixed_point.h"
+#include "edgenmt/internal/fixed_point.h"
 
 namespace edgenmt {
 namespace fxp {
