@@ -26,8 +26,9 @@ void WriteFileAtomically(const std::string& path, const std::vector<uint8_t>& by
   std::string temp = path + ".tmp.XXXXXX";
   const int fd = mkstemp(temp.data());
   if (fd < 0) {
-    throw ConvertError(kExitWriteFailed, path,
-                       std::string("cannot create a temporary file next to it: ") + strerror(errno));
+    throw ConvertError(
+        kExitWriteFailed, path,
+        std::string("cannot create a temporary file next to it: ") + strerror(errno));
   }
   auto fail = [&](const char* what) {
     const std::string reason = std::string(what) + ": " + strerror(errno);

@@ -22,8 +22,8 @@ ConvertError Bad(const std::string& where, const std::string& reason) {
 }
 
 template <typename Enum, size_t N>
-Enum ParseEnum(const nlohmann::json& json, const char* key, const std::pair<const char*, Enum> (&names)[N],
-               const std::string& path) {
+Enum ParseEnum(const nlohmann::json& json, const char* key,
+               const std::pair<const char*, Enum> (&names)[N], const std::string& path) {
   const nlohmann::json& value = json.at(key);
   if (value.is_string()) {
     for (const auto& [name, e] : names) {
@@ -31,8 +31,10 @@ Enum ParseEnum(const nlohmann::json& json, const char* key, const std::pair<cons
     }
   }
   std::string allowed;
-  for (const auto& [name, e] : names) allowed += std::string(allowed.empty() ? "" : ", ") + "\"" + name + "\"";
-  throw Bad(path, std::string("key \"") + key + "\": " + value.dump() + " is not one of " + allowed);
+  for (const auto& [name, e] : names)
+    allowed += std::string(allowed.empty() ? "" : ", ") + "\"" + name + "\"";
+  throw Bad(path,
+            std::string("key \"") + key + "\": " + value.dump() + " is not one of " + allowed);
 }
 
 template <typename Enum, size_t N>
@@ -43,10 +45,13 @@ const char* EnumToName(Enum e, const std::pair<const char*, Enum> (&names)[N]) {
   return "?";
 }
 
-const std::pair<const char*, CellType> kCells[] = {{"lstm", CellType::kLstm}, {"gru", CellType::kGru}};
+const std::pair<const char*, CellType> kCells[] = {{"lstm", CellType::kLstm},
+                                                   {"gru", CellType::kGru}};
 const std::pair<const char*, AttentionType> kAttentions[] = {
-    {"none", AttentionType::kNone},       {"global", AttentionType::kGlobal},
-    {"local_m", AttentionType::kLocalM},  {"local_p", AttentionType::kLocalP},
+    {"none", AttentionType::kNone},
+    {"global", AttentionType::kGlobal},
+    {"local_m", AttentionType::kLocalM},
+    {"local_p", AttentionType::kLocalP},
     {"bahdanau", AttentionType::kBahdanau}};
 const std::pair<const char*, ScoreType> kScores[] = {{"dot", ScoreType::kDot},
                                                      {"general", ScoreType::kGeneral},
@@ -64,15 +69,18 @@ const std::pair<const char*, PositionEncoding> kPositions[] = {
 
 int32_t ParseInt(const nlohmann::json& json, const char* key, const std::string& path) {
   const nlohmann::json& v = json.at(key);
-  if (!v.is_number_integer()) throw Bad(path, std::string("key \"") + key + "\": " + v.dump() + " is not an integer");
+  if (!v.is_number_integer())
+    throw Bad(path, std::string("key \"") + key + "\": " + v.dump() + " is not an integer");
   const int64_t x = v.get<int64_t>();
-  if (x < INT32_MIN || x > INT32_MAX) throw Bad(path, std::string("key \"") + key + "\": out of int32 range");
+  if (x < INT32_MIN || x > INT32_MAX)
+    throw Bad(path, std::string("key \"") + key + "\": out of int32 range");
   return static_cast<int32_t>(x);
 }
 
 bool ParseBool(const nlohmann::json& json, const char* key, const std::string& path) {
   const nlohmann::json& v = json.at(key);
-  if (!v.is_boolean()) throw Bad(path, std::string("key \"") + key + "\": " + v.dump() + " is not true/false");
+  if (!v.is_boolean())
+    throw Bad(path, std::string("key \"") + key + "\": " + v.dump() + " is not true/false");
   return v.get<bool>();
 }
 
@@ -82,11 +90,21 @@ bool ValidUtf8(const std::string& s) {
     const unsigned char c = static_cast<unsigned char>(s[i]);
     size_t n;
     uint32_t cp;
-    if (c < 0x80) { ++i; continue; }
-    if ((c & 0xE0) == 0xC0) { n = 1; cp = c & 0x1F; }
-    else if ((c & 0xF0) == 0xE0) { n = 2; cp = c & 0x0F; }
-    else if ((c & 0xF8) == 0xF0) { n = 3; cp = c & 0x07; }
-    else return false;
+    if (c < 0x80) {
+      ++i;
+      continue;
+    }
+    if ((c & 0xE0) == 0xC0) {
+      n = 1;
+      cp = c & 0x1F;
+    } else if ((c & 0xF0) == 0xE0) {
+      n = 2;
+      cp = c & 0x0F;
+    } else if ((c & 0xF8) == 0xF0) {
+      n = 3;
+      cp = c & 0x07;
+    } else
+      return false;
     if (i + n >= s.size()) return false;  // truncated sequence
     for (size_t k = 1; k <= n; ++k) {
       const unsigned char cc = static_cast<unsigned char>(s[i + k]);
@@ -106,14 +124,17 @@ std::string ShapeString(const std::vector<int64_t>& shape) {
   return s + "]";
 }
 
-void CheckVocabulary(const std::vector<std::string>& tokens, int32_t expected_size, const std::string& path) {
+void CheckVocabulary(const std::vector<std::string>& tokens, int32_t expected_size,
+                     const std::string& path) {
   if (tokens.size() != static_cast<size_t>(expected_size))
-    throw Bad(path, std::to_string(tokens.size()) + " tokens, config.json says " + std::to_string(expected_size));
+    throw Bad(path, std::to_string(tokens.size()) + " tokens, config.json says " +
+                        std::to_string(expected_size));
   static const char* kSpecials[4] = {"<pad>", "<unk>", "<s>", "</s>"};
   for (size_t i = 0; i < 4; ++i) {
     if (tokens[i] != kSpecials[i])
-      throw Bad(path + ":" + std::to_string(i + 1), "id " + std::to_string(i) + " must be " + kSpecials[i] +
-                                                      ", found \"" + tokens[i] + "\"");
+      throw Bad(
+          path + ":" + std::to_string(i + 1),
+          "id " + std::to_string(i) + " must be " + kSpecials[i] + ", found \"" + tokens[i] + "\"");
   }
   std::set<std::string> seen;
   for (size_t i = 0; i < tokens.size(); ++i) {
@@ -130,7 +151,8 @@ void CheckVocabulary(const std::vector<std::string>& tokens, int32_t expected_si
 std::vector<uint8_t> ReadFileBytes(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw Bad(path, std::string("cannot open: ") + strerror(errno));
-  std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)),
+                             std::istreambuf_iterator<char>());
   if (in.bad()) throw Bad(path, "read error");
   return bytes;
 }
@@ -139,9 +161,10 @@ namespace {
 
 // converter/reference/transformer.py's TransformerConfig.
 ModelConfig ParseTransformerConfigJson(const nlohmann::json& json, const std::string& path) {
-  static const char* kRequired[] = {"src_vocab_size", "tgt_vocab_size", "d_model", "heads", "ffn",
-                                    "enc_layers", "dec_layers", "activation", "norm", "positions",
-                                    "tie_output", "max_src_len", "max_tgt_len", "tokenizer"};
+  static const char* kRequired[] = {
+      "src_vocab_size", "tgt_vocab_size", "d_model",     "heads",    "ffn",
+      "enc_layers",     "dec_layers",     "activation",  "norm",     "positions",
+      "tie_output",     "max_src_len",    "max_tgt_len", "tokenizer"};
   for (const char* key : kRequired) {
     if (!json.contains(key)) throw Bad(path, std::string("missing key \"") + key + "\"");
   }
@@ -178,10 +201,11 @@ ModelConfig ParseConfigJson(const nlohmann::json& json, const std::string& path)
       json["model_type"].get<std::string>() == "transformer") {
     return ParseTransformerConfigJson(json, path);
   }
-  static const char* kRequired[] = {"cell", "src_vocab_size", "tgt_vocab_size", "src_embed", "tgt_embed",
-                                    "enc_hidden", "enc_layers", "dec_layers", "bidirectional",
-                                    "reverse_source", "dec_hidden", "bridge", "input_feeding",
-                                    "attention", "max_src_len", "tokenizer"};
+  static const char* kRequired[] = {
+      "cell",          "src_vocab_size", "tgt_vocab_size", "src_embed",
+      "tgt_embed",     "enc_hidden",     "enc_layers",     "dec_layers",
+      "bidirectional", "reverse_source", "dec_hidden",     "bridge",
+      "input_feeding", "attention",      "max_src_len",    "tokenizer"};
   for (const char* key : kRequired) {
     if (!json.contains(key)) throw Bad(path, std::string("missing key \"") + key + "\"");
   }
@@ -326,7 +350,8 @@ Checkpoint LoadCheckpoint(const std::string& dir) {
     const std::vector<float>& data = it->second.data;
     for (size_t i = 0; i < data.size(); ++i) {
       if (!std::isfinite(data[i]))
-        throw Bad(want.name, "element " + std::to_string(i) + " is not finite (" + std::to_string(data[i]) + ")");
+        throw Bad(want.name, "element " + std::to_string(i) + " is not finite (" +
+                                 std::to_string(data[i]) + ")");
     }
   }
   for (const auto& [name, tensor] : ckpt.tensors) {

@@ -15,11 +15,11 @@ namespace edgenmt::converter {
 
 struct Checkpoint {
   std::string dir;
-  ModelConfig config{};              // scheme is kFloat32 (checkpoints are float)
+  ModelConfig config{};  // scheme is kFloat32 (checkpoints are float)
   std::vector<std::string> src_tokens;
   std::vector<std::string> tgt_tokens;
   TensorMap tensors;
-  std::string safetensors_sha256;    // hex digest of model.safetensors as read
+  std::string safetensors_sha256;  // hex digest of model.safetensors as read
 };
 
 // Reads and fully checks a checkpoint directory: config valid (ValidateModelConfig), vocab

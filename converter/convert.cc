@@ -151,9 +151,9 @@ void CalibrateInt8Full(const ConvertOptions& o, ModelFileContents* contents,
     sources = ReadCalibrationSources(o.calibration_path, o.calibration_max_lines);
   } catch (const ConvertError&) {
     if (o.calibration_required) throw;
-    lines->push_back("calibration file " + o.calibration_path + " not found: " +
-                     (transformer ? "default activation formats kept"
-                                  : "every LSTM cell kept at Q4.11"));
+    lines->push_back(
+        "calibration file " + o.calibration_path + " not found: " +
+        (transformer ? "default activation formats kept" : "every LSTM cell kept at Q4.11"));
     return;
   }
   if (!transformer) {
@@ -166,7 +166,8 @@ void CalibrateInt8Full(const ConvertOptions& o, ModelFileContents* contents,
     const std::vector<uint8_t> file = BuildModelFile(*contents);
     const size_t padded =
         (file.size() + kModelBufferAlignment - 1) / kModelBufferAlignment * kModelBufferAlignment;
-    std::unique_ptr<void, decltype(&free)> buffer(aligned_alloc(kModelBufferAlignment, padded), &free);
+    std::unique_ptr<void, decltype(&free)> buffer(aligned_alloc(kModelBufferAlignment, padded),
+                                                  &free);
     if (buffer == nullptr) throw ConvertError(kExitWriteFailed, "calibration", "out of memory");
     memcpy(buffer.get(), file.data(), file.size());
     auto model = std::make_unique<Model>();
@@ -190,8 +191,8 @@ void CalibrateInt8Full(const ConvertOptions& o, ModelFileContents* contents,
       snprintf(line, sizeof(line), "  %-30s max|x| %8.3f -> s8 @ 2^%d", cell.name.c_str(),
                cell.abs_max, cell.int_bits - 7);
     } else {
-      snprintf(line, sizeof(line), transformer ? "  %-30s max|x| %8.3f -> Q%d.%d"
-                                               : "  %-30s max|c| %7.3f -> Q%d.%d",
+      snprintf(line, sizeof(line),
+               transformer ? "  %-30s max|x| %8.3f -> Q%d.%d" : "  %-30s max|c| %7.3f -> Q%d.%d",
                cell.name.c_str(), cell.abs_max, cell.int_bits, 15 - cell.int_bits);
     }
     lines->push_back(line);
@@ -223,9 +224,9 @@ ConvertSummary ConvertCheckpoint(const Checkpoint& ckpt, const ConvertOptions& o
   ConvertSummary summary;
   std::vector<uint8_t> file = BuildModelFile(contents);
   for (int pass = 0; pass < 2; ++pass) {
-    void* aligned = aligned_alloc(kModelBufferAlignment,
-                                  (file.size() + kModelBufferAlignment - 1) / kModelBufferAlignment *
-                                      kModelBufferAlignment);
+    void* aligned =
+        aligned_alloc(kModelBufferAlignment, (file.size() + kModelBufferAlignment - 1) /
+                                                 kModelBufferAlignment * kModelBufferAlignment);
     if (aligned == nullptr) throw ConvertError(kExitWriteFailed, "model buffer", "out of memory");
     std::unique_ptr<void, decltype(&free)> holder(aligned, &free);
     memcpy(aligned, file.data(), file.size());
@@ -267,7 +268,8 @@ ConvertSummary ConvertCheckpoint(const Checkpoint& ckpt, const ConvertOptions& o
   summary.calibration = calibration_lines;
   if (o.scheme != QuantScheme::kFloat32) {
     for (const TensorRecord& record : contents.tensors) {
-      summary.quantization.push_back(ReportTensor(record.name, ckpt.tensors.at(record.name), record));
+      summary.quantization.push_back(
+          ReportTensor(record.name, ckpt.tensors.at(record.name), record));
     }
     ConvertOptions float_options = o;
     float_options.scheme = QuantScheme::kFloat32;

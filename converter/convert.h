@@ -75,7 +75,8 @@ struct ConvertSummary {
 
 // The file contents for an already checked checkpoint (no I/O). Throws ConvertError
 // (kExitUsage) for options out of range.
-ModelFileContents MakeModelFileContents(const Checkpoint& checkpoint, const ConvertOptions& options);
+ModelFileContents MakeModelFileContents(const Checkpoint& checkpoint,
+                                        const ConvertOptions& options);
 
 // The limits the recorded arena plan is computed for: the plan's max_src_len and beam, n-best
 // up to the beam, the decoding default max_len, reference kernels, no attention history.

@@ -33,8 +33,8 @@ void StoreInt8PerRow(const std::string& name, const FloatTensor& tensor, TensorR
 void StoreInt32FixedPoint(const std::string& name, const FloatTensor& tensor, int frac_bits,
                           TensorRecord* record) {
   (void)name;
-  const std::vector<int32_t> q =
-      QuantizeBiasFixedPoint(tensor.data.data(), static_cast<int64_t>(tensor.data.size()), frac_bits);
+  const std::vector<int32_t> q = QuantizeBiasFixedPoint(
+      tensor.data.data(), static_cast<int64_t>(tensor.data.size()), frac_bits);
   record->dtype = DType::kI32;
   record->data.resize(q.size() * sizeof(int32_t));
   if (!q.empty()) memcpy(record->data.data(), q.data(), record->data.size());
@@ -67,9 +67,7 @@ TensorRecord EncodeTensor(const std::string& name, const FloatTensor& tensor, Te
       }
       return record;
     case TensorRole::kEmbedding:
-    case TensorRole::kWeight:
-      StoreInt8PerRow(name, tensor, &record);
-      return record;
+    case TensorRole::kWeight: StoreInt8PerRow(name, tensor, &record); return record;
     case TensorRole::kBias:
       // Hybrid: elementwise work is float, biases stay float. Full: Q11.20 integers.
       if (scheme == QuantScheme::kInt8Hybrid) {
@@ -101,8 +99,10 @@ TensorQuantizationReport ReportTensor(const std::string& name, const FloatTensor
       const int64_t rows = record.shape.empty() ? 1 : record.shape[0];
       const int64_t cols = rows > 0 ? r.elements / rows : 0;
       for (int64_t i = 0; i < r.elements; ++i) {
-        const float scale = record.axis == 0 ? record.scales[static_cast<size_t>(i / cols)] : record.scales[0];
-        approx[static_cast<size_t>(i)] = scale * static_cast<float>(static_cast<int8_t>(record.data[static_cast<size_t>(i)]));
+        const float scale =
+            record.axis == 0 ? record.scales[static_cast<size_t>(i / cols)] : record.scales[0];
+        approx[static_cast<size_t>(i)] =
+            scale * static_cast<float>(static_cast<int8_t>(record.data[static_cast<size_t>(i)]));
       }
       break;
     }
@@ -110,12 +110,11 @@ TensorQuantizationReport ReportTensor(const std::string& name, const FloatTensor
       r.storage = "int32";
       const int32_t* q = reinterpret_cast<const int32_t*>(record.data.data());
       for (int64_t i = 0; i < r.elements; ++i)
-        approx[static_cast<size_t>(i)] = static_cast<float>(static_cast<double>(q[i]) * record.scales[0]);
+        approx[static_cast<size_t>(i)] =
+            static_cast<float>(static_cast<double>(q[i]) * record.scales[0]);
       break;
     }
-    case DType::kI16:
-      r.storage = "int16";
-      break;
+    case DType::kI16: r.storage = "int16"; break;
   }
   r.sqnr_db = SqnrDb(tensor.data.data(), approx.data(), r.elements);
   return r;

@@ -29,10 +29,10 @@ struct TensorRecord {
   std::string name;
   DType dtype = DType::kF32;
   std::vector<int32_t> shape;
-  std::vector<uint8_t> data;         // element_count * DTypeSize(dtype) bytes
-  std::vector<float> scales;         // empty for kF32
-  std::vector<int32_t> zero_points;  // empty = symmetric
-  int32_t axis = -1;                 // quantization axis, -1 = per tensor
+  std::vector<uint8_t> data;                         // element_count * DTypeSize(dtype) bytes
+  std::vector<float> scales;                         // empty for kF32
+  std::vector<int32_t> zero_points;                  // empty = symmetric
+  int32_t axis = -1;                                 // quantization axis, -1 = per tensor
   std::vector<RequantizationRecord> requantization;  // int8-full int8 tensors
 };
 

@@ -13,8 +13,8 @@
 
 namespace {
 
-using edgenmt::converter::ConvertError;
 using edgenmt::DecodingOptions;
+using edgenmt::converter::ConvertError;
 using edgenmt::converter::ConvertOptions;
 using edgenmt::converter::kExitUsage;
 
@@ -64,9 +64,9 @@ ConvertOptions ParseArgs(int argc, char** argv) {
   app.add_flag("-h,--help", help);
   std::map<std::string, std::string> values;
   std::map<std::string, CLI::Option*> options;
-  for (const char* flag : {"--checkpoint", "--out", "--dtype", "--max-src-len", "--beam", "--nbest",
-                           "--alpha", "--beta", "--min-len", "--max-len", "--max-len-ratio",
-                           "--created", "--calibration"}) {
+  for (const char* flag :
+       {"--checkpoint", "--out", "--dtype", "--max-src-len", "--beam", "--nbest", "--alpha",
+        "--beta", "--min-len", "--max-len", "--max-len-ratio", "--created", "--calibration"}) {
     options[flag] = app.add_option(flag)->type_name("VALUE");
   }
   try {
@@ -95,7 +95,8 @@ ConvertOptions ParseArgs(int argc, char** argv) {
     } else if (dtype == "int8-full") {
       o.scheme = edgenmt::QuantScheme::kInt8Full;
     } else {
-      throw ConvertError(kExitUsage, "--dtype", "\"" + dtype + "\" is not float32, int8 or int8-full");
+      throw ConvertError(kExitUsage, "--dtype",
+                         "\"" + dtype + "\" is not float32, int8 or int8-full");
     }
   }
   if (has("--max-src-len")) o.max_src_len = ParseInt("--max-src-len", values["--max-src-len"]);
@@ -109,13 +110,15 @@ ConvertOptions ParseArgs(int argc, char** argv) {
     d.max_len = ParseInt("--max-len", values["--max-len"]);
     if (d.max_len == 0) throw ConvertError(kExitUsage, "--max-len", "must be >= 1");
   }
-  if (has("--max-len-ratio")) d.max_len_ratio = ParseFloat("--max-len-ratio", values["--max-len-ratio"]);
+  if (has("--max-len-ratio"))
+    d.max_len_ratio = ParseFloat("--max-len-ratio", values["--max-len-ratio"]);
   if (has("--created")) o.created = values["--created"];
   if (has("--calibration")) {
     o.calibration_path = values["--calibration"];
     o.calibration_required = true;
   }
-  if (o.checkpoint_dir.empty()) throw ConvertError(kExitUsage, "--checkpoint", "required (see --help)");
+  if (o.checkpoint_dir.empty())
+    throw ConvertError(kExitUsage, "--checkpoint", "required (see --help)");
   if (o.out_path.empty()) throw ConvertError(kExitUsage, "--out", "required (see --help)");
   return o;
 }
@@ -146,16 +149,19 @@ int main(int argc, char** argv) {
     printf("  arena plan  max_src_len=%d beam=%d bytes=%llu%s\n", s.arena_plan.max_src_len,
            s.arena_plan.beam, static_cast<unsigned long long>(s.arena_plan.bytes),
            s.arena_plan.bytes == 0 ? " (not planned)" : "");
-    printf("  decoding    beam=%d nbest=%d alpha=%g beta=%g min_len=%d max_len=%d max_len_ratio=%g\n",
-           s.decoding.beam, s.decoding.nbest, s.decoding.alpha, s.decoding.beta, s.decoding.min_len,
-           s.decoding.max_len, s.decoding.max_len_ratio);
+    printf(
+        "  decoding    beam=%d nbest=%d alpha=%g beta=%g min_len=%d max_len=%d max_len_ratio=%g\n",
+        s.decoding.beam, s.decoding.nbest, s.decoding.alpha, s.decoding.beta, s.decoding.min_len,
+        s.decoding.max_len, s.decoding.max_len_ratio);
     for (const std::string& line : s.calibration) printf("  %s\n", line.c_str());
     if (!s.quantization.empty()) {
       printf("  quantization (SQNR of each stored tensor against the checkpoint):\n");
-      printf("    %-36s %-9s %10s %10s %9s\n", "tensor", "storage", "f32 bytes", "bytes", "SQNR dB");
+      printf("    %-36s %-9s %10s %10s %9s\n", "tensor", "storage", "f32 bytes", "bytes",
+             "SQNR dB");
       for (const auto& q : s.quantization) {
         printf("    %-36s %-9s %10lld %10lld %9.2f\n", q.name.c_str(), q.storage.c_str(),
-               static_cast<long long>(q.float_bytes), static_cast<long long>(q.stored_bytes), q.sqnr_db);
+               static_cast<long long>(q.float_bytes), static_cast<long long>(q.stored_bytes),
+               q.sqnr_db);
       }
       printf("  file size   %zu bytes = %.1f %% of the float32 file (%zu bytes)\n", s.file_bytes,
              100.0 * static_cast<double>(s.file_bytes) / static_cast<double>(s.float32_file_bytes),

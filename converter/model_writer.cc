@@ -46,9 +46,8 @@ std::vector<uint8_t> BuildModelFile(const ModelFileContents& m) {
     }
     std::vector<flatbuffers::Offset<fb::Requantization>> requantization;
     for (const RequantizationRecord& r : t.requantization) {
-      requantization.push_back(fb::CreateRequantization(b, r.input_scale, r.rescale_rows,
-                                                        b.CreateVector(r.multiplier),
-                                                        b.CreateVector(r.shift)));
+      requantization.push_back(fb::CreateRequantization(
+          b, r.input_scale, r.rescale_rows, b.CreateVector(r.multiplier), b.CreateVector(r.shift)));
     }
     tensors.push_back(fb::CreateTensor(
         b, b.CreateString(t.name), b.CreateVector(t.shape), static_cast<fb::DType>(t.dtype), quant,
@@ -58,10 +57,11 @@ std::vector<uint8_t> BuildModelFile(const ModelFileContents& m) {
   flatbuffers::Offset<fb::TransformerConfig> transformer = 0;
   if (c.model_type == ModelType::kTransformer) {
     const TransformerConfig& t = c.transformer;
-    transformer = fb::CreateTransformerConfig(
-        b, t.d_model, t.heads, t.ffn, t.max_tgt_len,
-        static_cast<fb::FeedForwardActivation>(t.activation), static_cast<fb::NormPlacement>(t.norm),
-        static_cast<fb::PositionEncoding>(t.positions), t.tie_output);
+    transformer =
+        fb::CreateTransformerConfig(b, t.d_model, t.heads, t.ffn, t.max_tgt_len,
+                                    static_cast<fb::FeedForwardActivation>(t.activation),
+                                    static_cast<fb::NormPlacement>(t.norm),
+                                    static_cast<fb::PositionEncoding>(t.positions), t.tie_output);
   }
   // Format 2 holds the RNN's options in Config.rnn; format 1 (compatibility tests) in Config's
   // flat fields.
@@ -69,10 +69,11 @@ std::vector<uint8_t> BuildModelFile(const ModelFileContents& m) {
   const bool flat_rnn = m.format_version < 2 && c.model_type == ModelType::kRnn;
   flatbuffers::Offset<fb::RnnConfig> rnn = 0;
   if (c.model_type == ModelType::kRnn && !flat_rnn) {
-    rnn = fb::CreateRnnConfig(b, static_cast<fb::CellType>(r.cell), r.src_embed, r.tgt_embed,
-                              r.enc_hidden, r.bidirectional, r.reverse_source, r.dec_hidden,
-                              r.bridge, r.input_feeding, static_cast<fb::AttentionType>(r.attention),
-                              static_cast<fb::ScoreType>(r.score), r.attn_hidden, r.window);
+    rnn =
+        fb::CreateRnnConfig(b, static_cast<fb::CellType>(r.cell), r.src_embed, r.tgt_embed,
+                            r.enc_hidden, r.bidirectional, r.reverse_source, r.dec_hidden, r.bridge,
+                            r.input_feeding, static_cast<fb::AttentionType>(r.attention),
+                            static_cast<fb::ScoreType>(r.score), r.attn_hidden, r.window);
   }
   const RnnConfig flat = flat_rnn ? r : RnnConfig{};
   auto config = fb::CreateConfig(
@@ -81,18 +82,20 @@ std::vector<uint8_t> BuildModelFile(const ModelFileContents& m) {
       flat.reverse_source, flat.dec_hidden, flat.bridge, flat.input_feeding,
       static_cast<fb::AttentionType>(flat.attention), static_cast<fb::ScoreType>(flat.score),
       flat.attn_hidden, flat.window, c.max_src_len, static_cast<fb::TokenizerType>(c.tokenizer),
-      static_cast<fb::QuantScheme>(c.scheme), static_cast<fb::ModelType>(c.model_type),
-      transformer, rnn);
+      static_cast<fb::QuantScheme>(c.scheme), static_cast<fb::ModelType>(c.model_type), transformer,
+      rnn);
   auto src_vocab = WriteVocabulary(b, m.src_vocab);
   auto tgt_vocab = WriteVocabulary(b, m.tgt_vocab);
   const DecodingOptions& d = m.decoding;
   auto decoding = fb::CreateDecodingDefaults(b, d.beam, d.nbest, d.alpha, d.beta, d.min_len,
                                              d.max_len, d.max_len_ratio);
-  auto plan = fb::CreateArenaPlan(b, m.arena_plan.max_src_len, m.arena_plan.beam, m.arena_plan.bytes);
+  auto plan =
+      fb::CreateArenaPlan(b, m.arena_plan.max_src_len, m.arena_plan.beam, m.arena_plan.bytes);
   auto provenance = fb::CreateProvenance(b, b.CreateString(m.checkpoint_sha256),
                                          b.CreateString(m.converter_version),
                                          b.CreateString(m.created), b.CreateString(m.source));
-  flatbuffers::Offset<flatbuffers::Vector<flatbuffers::Offset<fb::ActivationFormat>>> activations = 0;
+  flatbuffers::Offset<flatbuffers::Vector<flatbuffers::Offset<fb::ActivationFormat>>> activations =
+      0;
   if (!m.activations.empty()) {
     std::vector<flatbuffers::Offset<fb::ActivationFormat>> formats;
     for (const ActivationFormatRecord& a : m.activations)

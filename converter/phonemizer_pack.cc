@@ -113,8 +113,7 @@ struct Table {
   std::vector<uint8_t> entries;
   uint32_t num_words = 0;
 };
-void BuildTable(std::vector<const Word*> kept, bool all_prons, const std::string& where,
-                Table* t) {
+void BuildTable(std::vector<const Word*> kept, bool all_prons, const std::string& where, Table* t) {
   std::sort(kept.begin(), kept.end(),
             [](const Word* a, const Word* b) { return a->text < b->text; });
   t->slots.assign(edgenmt::text::LexiconSlotsFor(static_cast<uint32_t>(kept.size())), 0);
@@ -161,14 +160,13 @@ void BuildTable(std::vector<const Word*> kept, bool all_prons, const std::string
 // The phonemizer file (schema/phonemizer.fbs) of a model file and a table.
 std::vector<uint8_t> PackFile(const std::vector<uint8_t>& model_bytes, const Table& t,
                               bool complete, const std::string& source) {
-  flatbuffers::FlatBufferBuilder b(model_bytes.size() + t.entries.size() +
-                                   4 * t.buckets.size() + 4096);
+  flatbuffers::FlatBufferBuilder b(model_bytes.size() + t.entries.size() + 4 * t.buckets.size() +
+                                   4096);
   auto fb_buckets = b.CreateVector(t.buckets);
   auto fb_entries = b.CreateVector(t.entries);
   auto fb_source = b.CreateString(source);
   namespace fbp = edgenmt::fb::phonemizer;
-  auto fb_lexicon = fbp::CreateLexicon(b, fb_entries, t.num_words, complete, fb_source,
-                                       fb_buckets);
+  auto fb_lexicon = fbp::CreateLexicon(b, fb_entries, t.num_words, complete, fb_source, fb_buckets);
   b.ForceVectorAlignment(model_bytes.size(), sizeof(uint8_t), edgenmt::kModelBufferAlignment);
   auto fb_model = b.CreateVector(model_bytes);
   auto fb_language = b.CreateString("en-us");
@@ -255,16 +253,21 @@ int main(int argc, char** argv) {
 
     const size_t stored = table.num_words;
     const size_t lexicon_bytes = table.entries.size() + 4 * table.buckets.size();
-    nlohmann::json report = {
-        {"model", model_path},          {"lexicon", lexicon_path},
-        {"lexicon_words", mode},        {"dictionary_words", words.size()},
-        {"dictionary_lines_skipped", skipped}, {"words_stored", stored},
-        {"words_model_exact", model_exact},    {"lexicon_bytes", lexicon_bytes},
-        {"model_bytes", model_bytes.size()},   {"file_bytes", file.size()}};
-    std::printf("%s: %zu bytes (model %zu, lexicon %zu words in %zu bytes; %zu of %zu dictionary "
-                "words said exactly by the model)\n",
-                out_path.c_str(), file.size(), model_bytes.size(), stored, lexicon_bytes,
-                model_exact, words.size());
+    nlohmann::json report = {{"model", model_path},
+                             {"lexicon", lexicon_path},
+                             {"lexicon_words", mode},
+                             {"dictionary_words", words.size()},
+                             {"dictionary_lines_skipped", skipped},
+                             {"words_stored", stored},
+                             {"words_model_exact", model_exact},
+                             {"lexicon_bytes", lexicon_bytes},
+                             {"model_bytes", model_bytes.size()},
+                             {"file_bytes", file.size()}};
+    std::printf(
+        "%s: %zu bytes (model %zu, lexicon %zu words in %zu bytes; %zu of %zu dictionary "
+        "words said exactly by the model)\n",
+        out_path.c_str(), file.size(), model_bytes.size(), stored, lexicon_bytes, model_exact,
+        words.size());
     if (!report_path.empty()) {
       std::vector<uint8_t> text;
       const std::string s = report.dump(2) + "\n";

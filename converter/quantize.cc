@@ -26,7 +26,8 @@ QuantizedRows QuantizeRowsSymmetric(const float* data, int64_t rows, int64_t col
     float max_abs = 0.0f;
     for (int64_t c = 0; c < cols; ++c) {
       if (!std::isfinite(row[c]))
-        throw ConvertError(kExitBadInput, "quantize", "non-finite weight in row " + std::to_string(r));
+        throw ConvertError(kExitBadInput, "quantize",
+                           "non-finite weight in row " + std::to_string(r));
       max_abs = std::max(max_abs, std::fabs(row[c]));
     }
     // The scale is the float32 value the file stores; quantize with exactly that value. All-zero
@@ -56,7 +57,8 @@ std::vector<float> DequantizeRows(const QuantizedRows& q, int64_t rows, int64_t 
   for (int64_t r = 0; r < rows; ++r)
     for (int64_t c = 0; c < cols; ++c)
       out[static_cast<size_t>(r * cols + c)] =
-          q.scales[static_cast<size_t>(r)] * static_cast<float>(q.values[static_cast<size_t>(r * cols + c)]);
+          q.scales[static_cast<size_t>(r)] *
+          static_cast<float>(q.values[static_cast<size_t>(r * cols + c)]);
   return out;
 }
 
@@ -80,9 +82,9 @@ RequantMultipliers ComputeRequantMultipliers(const std::vector<float>& weight_sc
   r.shift.resize(weight_scales.size());
   for (size_t i = 0; i < weight_scales.size(); ++i) {
     int shift = 0;
-    if (!fxp::QuantizeMultiplierFromFloatBits(FloatToBits(input_scale), FloatToBits(weight_scales[i]),
-                                              FloatToBits(output_scale), pow2, &r.multiplier[i],
-                                              &shift)) {
+    if (!fxp::QuantizeMultiplierFromFloatBits(
+            FloatToBits(input_scale), FloatToBits(weight_scales[i]), FloatToBits(output_scale),
+            pow2, &r.multiplier[i], &shift)) {
       throw ConvertError(kExitBadInput, "quantize",
                          "requantization factor out of range for row " + std::to_string(i));
     }
@@ -97,7 +99,8 @@ std::vector<int32_t> QuantizeBiasFixedPoint(const float* bias, int64_t n, int fr
     if (!std::isfinite(bias[i]))
       throw ConvertError(kExitBadInput, "quantize", "non-finite bias at " + std::to_string(i));
     const double v = ldexp(static_cast<double>(bias[i]), frac_bits);
-    const double clamped = v > 2147483647.0 ? 2147483647.0 : (v < -2147483648.0 ? -2147483648.0 : v);
+    const double clamped =
+        v > 2147483647.0 ? 2147483647.0 : (v < -2147483648.0 ? -2147483648.0 : v);
     out[static_cast<size_t>(i)] = static_cast<int32_t>(llround(clamped));
   }
   return out;

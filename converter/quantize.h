@@ -43,7 +43,7 @@ double SqnrDb(const float* reference, const float* approx, int64_t n);
 // One line of the converter summary and of `edgenmt inspect`.
 struct TensorQuantizationReport {
   std::string name;
-  std::string storage;     // "f32", "int8/row", "int32"...
+  std::string storage;  // "f32", "int8/row", "int32"...
   int64_t elements = 0;
   int64_t float_bytes = 0;   // elements * 4
   int64_t stored_bytes = 0;  // data plus scales
@@ -125,9 +125,9 @@ constexpr double kCellHeadroom = 1.25;
 // resolution, so they trade the rarest extremes for a bit of it: a power of two within
 // 1 / 0.85 of the observed max is kept, and values above it saturate. This max rule sets the
 // formats of every calibration round but the last, which chooses each int8 format by its
-// squared error instead (Int8RangeChoice::kLeastSquaredError, quantize_int8_range.h). Chosen on the dev split
-// (g2p-en-transformer's int8-full outputs identical to float32: 98.45 % at 1.0, 98.85 % at
-// 0.85, on its first-run weights). Measured again on the shipped weights (2026-11-27): dev
+// squared error instead (Int8RangeChoice::kLeastSquaredError, quantize_int8_range.h). Chosen on the
+// dev split (g2p-en-transformer's int8-full outputs identical to float32: 98.45 % at 1.0, 98.85 %
+// at 0.85, on its first-run weights). Measured again on the shipped weights (2026-11-27): dev
 // greedy 98.73-98.89 % for every value in 0.75..1.0, no trend, so 0.85 stays (docs/INT8.md
 // "int8-full Transformer").
 constexpr double kInt8Headroom = 0.85;
@@ -140,10 +140,10 @@ constexpr double kInt8Headroom = 0.85;
 enum class Int8RangeChoice { kMaxWithHeadroom, kLeastSquaredError };
 
 struct ActivationCalibration {
-  std::string name;     // ExpectedActivations() name, e.g. "decoder.layers.0.cell"
-  bool int8 = false;    // s8 @ 2^(int_bits - 7); else int16 Q(int_bits).(15 - int_bits)
-  double abs_max = 0;   // observed max |value|
-  int int_bits = 0;     // chosen format
+  std::string name;    // ExpectedActivations() name, e.g. "decoder.layers.0.cell"
+  bool int8 = false;   // s8 @ 2^(int_bits - 7); else int16 Q(int_bits).(15 - int_bits)
+  double abs_max = 0;  // observed max |value|
+  int int_bits = 0;    // chosen format
 };
 
 // Runs `model` (int8-full, loaded) with the integer decoder and reference kernels, greedily,

@@ -50,9 +50,11 @@ std::vector<ActivationCalibration> CalibrateActivationFormats(
     throw ConvertError(kExitBadInput, "--dtype int8-full",
                        std::string("the runtime cannot run this model: ") + detail.c_str());
   const size_t bytes = measuring.used();
-  std::unique_ptr<void, decltype(&free)> memory(aligned_alloc(kArenaAlignment,
-                                                (bytes + kArenaAlignment - 1) / kArenaAlignment * kArenaAlignment + kArenaAlignment),
-                                                &free);
+  std::unique_ptr<void, decltype(&free)> memory(
+      aligned_alloc(
+          kArenaAlignment,
+          (bytes + kArenaAlignment - 1) / kArenaAlignment * kArenaAlignment + kArenaAlignment),
+      &free);
   Arena arena(memory.get(), bytes + kArenaAlignment);
   decoder = std::make_unique<StepDecoder>();
   if (decoder->Prepare(model, kernels, c.max_src_len, 1, &arena, &detail) != Status::kOk)
@@ -94,7 +96,8 @@ std::vector<ActivationCalibration> CalibrateActivationFormats(
       decoder->Step(&token, 1);
       const float* log_probs = decoder->log_probs();
       int32_t best = 0;
-      for (int32_t v = 1; v < c.tgt_vocab_size; ++v) best = log_probs[v] > log_probs[best] ? v : best;
+      for (int32_t v = 1; v < c.tgt_vocab_size; ++v)
+        best = log_probs[v] > log_probs[best] ? v : best;
       token = best;
       if (token == eos) break;
     }
@@ -105,10 +108,10 @@ std::vector<ActivationCalibration> CalibrateActivationFormats(
   const bool transformer = c.model_type == ModelType::kTransformer;
   for (size_t i = 0; i < cells.size(); ++i) {
     const int frac_bits = transformer ? 20 : 15 - observed_bits[i];
-    cells[i].abs_max = static_cast<double>(max_raw[i]) / static_cast<double>(int64_t{1} << frac_bits);
-    cells[i].int_bits = PowerOfTwoIntegerBits(cells[i].abs_max,
-                                              cells[i].int8 ? kInt8Headroom : kCellHeadroom,
-                                              min_bits[i], max_bits[i]);
+    cells[i].abs_max =
+        static_cast<double>(max_raw[i]) / static_cast<double>(int64_t{1} << frac_bits);
+    cells[i].int_bits = PowerOfTwoIntegerBits(
+        cells[i].abs_max, cells[i].int8 ? kInt8Headroom : kCellHeadroom, min_bits[i], max_bits[i]);
     if (by_error && cells[i].int8) {
       cells[i].int_bits = errors.Best(static_cast<int32_t>(i), cells[i].int_bits);
     }

@@ -16,7 +16,9 @@ namespace {
 using fxp::BitsToFloat;
 using fxp::FloatToBits;
 
-const int8_t* Values(const TensorRecord& t) { return reinterpret_cast<const int8_t*>(t.data.data()); }
+const int8_t* Values(const TensorRecord& t) {
+  return reinterpret_cast<const int8_t*>(t.data.data());
+}
 
 uint32_t SharedScaleBits(const TensorRecord& t) {
   return fxp::SharedEmbeddingScaleBits(t.scales.data(), Values(t), t.shape[0], t.shape[1]);
@@ -33,7 +35,8 @@ RequantizationRecord Entry(const TensorRecord& t, uint32_t input_bits, bool resc
     if (rescale_rows) {
       fxp::EmbeddingRowRescale(FloatToBits(t.scales[i]), input_bits, &r.multiplier[i], &r.shift[i]);
     } else {
-      fxp::MatrixRowRequantization(input_bits, FloatToBits(t.scales[i]), &r.multiplier[i], &r.shift[i]);
+      fxp::MatrixRowRequantization(input_bits, FloatToBits(t.scales[i]), &r.multiplier[i],
+                                   &r.shift[i]);
     }
   }
   return r;

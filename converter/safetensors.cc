@@ -19,7 +19,9 @@ ConvertError Bad(const std::string& where, const std::string& reason) {
 }  // namespace
 
 TensorMap ParseSafetensors(const std::vector<uint8_t>& file, const std::string& path) {
-  if (file.size() < 8) throw Bad(path, "too short for a safetensors header (" + std::to_string(file.size()) + " bytes)");
+  if (file.size() < 8)
+    throw Bad(path,
+              "too short for a safetensors header (" + std::to_string(file.size()) + " bytes)");
   uint64_t header_size = 0;
   for (int i = 7; i >= 0; --i) header_size = (header_size << 8) | file[static_cast<size_t>(i)];
   if (header_size > kMaxHeaderBytes || header_size > file.size() - 8)
@@ -28,8 +30,7 @@ TensorMap ParseSafetensors(const std::vector<uint8_t>& file, const std::string& 
   const char* header_begin = reinterpret_cast<const char*>(file.data() + 8);
   nlohmann::json header = nlohmann::json::parse(header_begin, header_begin + header_size, nullptr,
                                                 /*allow_exceptions=*/false);
-  if (header.is_discarded() || !header.is_object())
-    throw Bad(path, "header is not a JSON object");
+  if (header.is_discarded() || !header.is_object()) throw Bad(path, "header is not a JSON object");
 
   const uint8_t* data = file.data() + 8 + header_size;
   const uint64_t data_size = file.size() - 8 - header_size;
@@ -45,12 +46,10 @@ TensorMap ParseSafetensors(const std::vector<uint8_t>& file, const std::string& 
     const std::string where = path + ": tensor " + name;
     const nlohmann::json& entry = it.value();
     if (!entry.is_object()) throw Bad(where, "entry is not an object");
-    if (!entry.contains("dtype") || !entry["dtype"].is_string())
-      throw Bad(where, "missing dtype");
+    if (!entry.contains("dtype") || !entry["dtype"].is_string()) throw Bad(where, "missing dtype");
     const std::string dtype = entry["dtype"].get<std::string>();
     if (dtype != "F32") throw Bad(where, "dtype " + dtype + ", only F32 checkpoints are supported");
-    if (!entry.contains("shape") || !entry["shape"].is_array())
-      throw Bad(where, "missing shape");
+    if (!entry.contains("shape") || !entry["shape"].is_array()) throw Bad(where, "missing shape");
     FloatTensor tensor;
     uint64_t count = 1;
     for (const nlohmann::json& d : entry["shape"]) {
@@ -91,7 +90,8 @@ std::vector<uint8_t> SerializeSafetensors(const TensorMap& tensors) {
   uint64_t offset = 0;
   for (const auto& [name, tensor] : tensors) {
     const uint64_t bytes = tensor.data.size() * sizeof(float);
-    header[name] = {{"dtype", "F32"}, {"shape", tensor.shape}, {"data_offsets", {offset, offset + bytes}}};
+    header[name] = {
+        {"dtype", "F32"}, {"shape", tensor.shape}, {"data_offsets", {offset, offset + bytes}}};
     offset += bytes;
   }
   header["__metadata__"] = {{"format", "pt"}};

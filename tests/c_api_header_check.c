@@ -17,13 +17,17 @@ static void edgenmt_c_api_header_check_callback(void* user, int32_t index, enmt_
                                                 const enmt_batch_result* result,
                                                 const char* detail) {
   enmt_hypothesis h;
-  (void)index; (void)status; (void)detail;
-  if (result != 0 && enmt_batch_get_hypothesis(result, 0, &h) == ENMT_OK) *(size_t*)user += h.text_length;
+  (void)index;
+  (void)status;
+  (void)detail;
+  if (result != 0 && enmt_batch_get_hypothesis(result, 0, &h) == ENMT_OK)
+    *(size_t*)user += h.text_length;
 }
 
-enmt_status edgenmt_c_api_header_check_batch(enmt_translator* translator, const char* const* sources,
-                                             const size_t* lengths, int32_t count,
-                                             const enmt_options* options, size_t* total) {
+enmt_status edgenmt_c_api_header_check_batch(enmt_translator* translator,
+                                             const char* const* sources, const size_t* lengths,
+                                             int32_t count, const enmt_options* options,
+                                             size_t* total) {
   return enmt_translate_batch(translator, sources, lengths, count, options,
                               edgenmt_c_api_header_check_callback, total);
 }

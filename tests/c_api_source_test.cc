@@ -11,7 +11,9 @@
 namespace edgenmt {
 namespace {
 
-std::string Golden(const char* name) { return std::string(EDGENMT_TEST_DATA_DIR) + "/golden/" + name; }
+std::string Golden(const char* name) {
+  return std::string(EDGENMT_TEST_DATA_DIR) + "/golden/" + name;
+}
 
 TEST(CApiSourceTest, SourceTokensAttentionFlagAndErrors) {
   for (const char* name : {"local_p_general", "none"}) {
@@ -20,14 +22,16 @@ TEST(CApiSourceTest, SourceTokensAttentionFlagAndErrors) {
     alignas(16) unsigned char storage[ENMT_MODEL_STORAGE_BYTES_MAX];
     enmt_model* model = nullptr;
     ASSERT_EQ(enmt_model_load(storage, sizeof storage, loaded->model.buffer(),
-                              loaded->model.buffer_size(), &model), ENMT_OK);
+                              loaded->model.buffer_size(), &model),
+              ENMT_OK);
     const bool attention = loaded->model.config().rnn.attention != AttentionType::kNone;
     EXPECT_EQ(enmt_model_has_attention(model), attention ? 1 : 0) << name;
     EXPECT_EQ(enmt_model_has_attention(nullptr), 0);
 
     // Tokens by id equal the C++ vocabulary views; out-of-range ids and sides are refused.
     for (int32_t side : {0, 1}) {
-      const VocabularyView vocab = side == 0 ? loaded->model.src_vocab() : loaded->model.tgt_vocab();
+      const VocabularyView vocab =
+          side == 0 ? loaded->model.src_vocab() : loaded->model.tgt_vocab();
       for (int32_t id = 0; id < vocab.size; ++id) {
         const char* text = nullptr;
         size_t length = 0;
@@ -53,12 +57,15 @@ TEST(CApiSourceTest, SourceTokensAttentionFlagAndErrors) {
     ASSERT_EQ(enmt_translator_init(model, arena.data(), bytes, &limits, &translator), ENMT_OK);
     const int32_t* ids = nullptr;
     int32_t len = 0, unknown = 0;
-    EXPECT_EQ(enmt_get_source(translator, &ids, &len, &unknown), ENMT_NOT_INITIALIZED);  // no result yet
+    EXPECT_EQ(enmt_get_source(translator, &ids, &len, &unknown),
+              ENMT_NOT_INITIALIZED);  // no result yet
 
     enmt_options options;
     enmt_options_default(model, &options);
     int32_t count = 0;
-    const std::string source = "ab\xc3\xa9" "c";  // é is not in the vocabulary
+    const std::string source =
+        "ab\xc3\xa9"
+        "c";  // é is not in the vocabulary
     ASSERT_EQ(enmt_translate(translator, source.data(), source.size(), &options, &count), ENMT_OK);
     ASSERT_EQ(enmt_get_source(translator, &ids, &len, &unknown), ENMT_OK);
     ASSERT_EQ(len, 4);

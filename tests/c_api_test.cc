@@ -18,8 +18,8 @@ namespace {
 class CApiTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    loaded_ = testing::LoadCheckpointDir(std::string(EDGENMT_TEST_DATA_DIR) +
-                                         "/golden/local_p_general");
+    loaded_ =
+        testing::LoadCheckpointDir(std::string(EDGENMT_TEST_DATA_DIR) + "/golden/local_p_general");
     ASSERT_NE(loaded_, nullptr);
     ASSERT_EQ(enmt_model_load(storage_, sizeof storage_, loaded_->model.buffer(),
                               loaded_->model.buffer_size(), &model_),
@@ -198,8 +198,8 @@ TEST_F(CApiTest, TranslateBatchGivesEachSourceItsOwnResult) {
   opt.nbest = 3;
 
   const std::string long_word(200, 'a');
-  const std::vector<std::string> words = {"phoneme", "edge", "", "hello", long_word,
-                                          "\xff\xfe", "a", "translation", "cat"};
+  const std::vector<std::string> words = {
+      "phoneme", "edge", "", "hello", long_word, "\xff\xfe", "a", "translation", "cat"};
   std::vector<const char*> sources;
   std::vector<size_t> lengths;
   for (const std::string& w : words) {
@@ -207,9 +207,10 @@ TEST_F(CApiTest, TranslateBatchGivesEachSourceItsOwnResult) {
     lengths.push_back(w.size());
   }
   std::vector<BatchOutcome> got(words.size());
-  ASSERT_EQ(enmt_translate_batch(tr, sources.data(), lengths.data(),
-                                 static_cast<int32_t>(words.size()), &opt, &CollectBatchResult, &got),
-            ENMT_OK)
+  ASSERT_EQ(
+      enmt_translate_batch(tr, sources.data(), lengths.data(), static_cast<int32_t>(words.size()),
+                           &opt, &CollectBatchResult, &got),
+      ENMT_OK)
       << enmt_translator_error(tr);
   enmt_hypothesis h;
   EXPECT_EQ(enmt_get_hypothesis(tr, 0, &h), ENMT_NOT_INITIALIZED);  // batches keep no result
@@ -239,18 +240,21 @@ TEST_F(CApiTest, TranslateBatchGivesEachSourceItsOwnResult) {
 
   // Call errors: no callback at all.
   std::vector<BatchOutcome> none(words.size());
-  EXPECT_EQ(enmt_translate_batch(tr, sources.data(), lengths.data(), -1, &opt,
-                                 &CollectBatchResult, &none), ENMT_INVALID_ARGUMENT);
+  EXPECT_EQ(enmt_translate_batch(tr, sources.data(), lengths.data(), -1, &opt, &CollectBatchResult,
+                                 &none),
+            ENMT_INVALID_ARGUMENT);
   EXPECT_EQ(enmt_translate_batch(tr, nullptr, lengths.data(), 2, &opt, &CollectBatchResult, &none),
             ENMT_INVALID_ARGUMENT);
   EXPECT_EQ(enmt_translate_batch(tr, sources.data(), lengths.data(), 2, &opt, nullptr, &none),
             ENMT_INVALID_ARGUMENT);
   const char* with_null[] = {"abc", nullptr};
-  EXPECT_EQ(enmt_translate_batch(tr, with_null, lengths.data(), 2, &opt, &CollectBatchResult,
-                                 &none), ENMT_INVALID_ARGUMENT);
+  EXPECT_EQ(
+      enmt_translate_batch(tr, with_null, lengths.data(), 2, &opt, &CollectBatchResult, &none),
+      ENMT_INVALID_ARGUMENT);
   opt.beam = 64;
-  EXPECT_EQ(enmt_translate_batch(tr, sources.data(), lengths.data(), 2, &opt, &CollectBatchResult,
-                                 &none), ENMT_LIMIT_EXCEEDED);
+  EXPECT_EQ(
+      enmt_translate_batch(tr, sources.data(), lengths.data(), 2, &opt, &CollectBatchResult, &none),
+      ENMT_LIMIT_EXCEEDED);
   for (const BatchOutcome& o : none) EXPECT_EQ(o.calls, 0);
   EXPECT_EQ(enmt_batch_get_hypothesis(nullptr, 0, &h), ENMT_INVALID_ARGUMENT);
 }

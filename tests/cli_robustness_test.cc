@@ -45,7 +45,9 @@ std::vector<std::string> Lines(const std::string& text) {
 
 size_t Count(const std::string& haystack, const std::string& needle) {
   size_t n = 0;
-  for (size_t at = haystack.find(needle); at != std::string::npos; at = haystack.find(needle, at + 1)) ++n;
+  for (size_t at = haystack.find(needle); at != std::string::npos;
+       at = haystack.find(needle, at + 1))
+    ++n;
   return n;
 }
 
@@ -59,8 +61,8 @@ class CliRobustness : public ::testing::Test {
     dir_ = new TempDir();
     converter::ConvertOptions options;
     options.created = "2024-01-01";
-    const std::vector<uint8_t> bytes =
-        converter::BuildModelFile(converter::MakeModelFileContents(testing::TinyCheckpoint(), options));
+    const std::vector<uint8_t> bytes = converter::BuildModelFile(
+        converter::MakeModelFileContents(testing::TinyCheckpoint(), options));
     WriteBytes(model_path(), std::string(bytes.begin(), bytes.end()));
   }
   static void TearDownTestSuite() {
@@ -70,7 +72,8 @@ class CliRobustness : public ::testing::Test {
   static std::string model_path() { return *dir_ / "tiny.enmt"; }
 
   RunResult Translate(const std::string& input, const std::string& flags = "") {
-    return RunTool(EDGENMT_CLI_PATH, "translate -m " + Quote(model_path()) + " " + flags, scratch_, input);
+    return RunTool(EDGENMT_CLI_PATH, "translate -m " + Quote(model_path()) + " " + flags, scratch_,
+                   input);
   }
   // The translation of `line` alone (must succeed).
   std::string TranslateOne(const std::string& line) {
@@ -100,16 +103,17 @@ TEST_F(CliRobustness, GoodLinesTranslateWithExitZero) {
 TEST_F(CliRobustness, ABadLineNeverLosesTheRestOfTheBatch) {
   const std::string too_long(40, 'a');  // max_src_len is 12
   const std::vector<std::string> input = {
-      "abc",          // 1 ok
-      "",             // 2 empty
-      " \t  ",        // 3 whitespace only
-      "a\xff" "b",    // 4 invalid UTF-8
-      too_long,       // 5 longer than max_src_len
-      "cab",          // 6 ok
-      "\xc3\x28",     // 7 invalid UTF-8 (bad continuation)
-      "\xed\xa0\x80", // 8 UTF-16 surrogate
-      "\xc0\xaf",     // 9 overlong '/'
-      "bad",          // 10 ok, last line
+      "abc",    // 1 ok
+      "",       // 2 empty
+      " \t  ",  // 3 whitespace only
+      "a\xff"
+      "b",             // 4 invalid UTF-8
+      too_long,        // 5 longer than max_src_len
+      "cab",           // 6 ok
+      "\xc3\x28",      // 7 invalid UTF-8 (bad continuation)
+      "\xed\xa0\x80",  // 8 UTF-16 surrogate
+      "\xc0\xaf",      // 9 overlong '/'
+      "bad",           // 10 ok, last line
   };
   std::string text;
   for (const std::string& line : input) text += line + "\n";
@@ -120,11 +124,16 @@ TEST_F(CliRobustness, ABadLineNeverLosesTheRestOfTheBatch) {
   // Each good line gives what it gives alone: the bad lines did not disturb the session.
   for (size_t i : {0u, 5u, 9u}) EXPECT_EQ(out[i], TranslateOne(input[i])) << "line " << i + 1;
   for (size_t i : {1u, 2u, 3u, 4u, 6u, 7u, 8u}) EXPECT_EQ(out[i], "") << "line " << i + 1;
-  EXPECT_NE(r.err.find("edgenmt translate: error: stdin:2: SourceEmpty"), std::string::npos) << r.err;
-  EXPECT_NE(r.err.find("edgenmt translate: error: stdin:3: SourceEmpty"), std::string::npos) << r.err;
-  EXPECT_NE(r.err.find("edgenmt translate: error: stdin:4: SourceInvalidUtf8"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("edgenmt translate: error: stdin:2: SourceEmpty"), std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("edgenmt translate: error: stdin:3: SourceEmpty"), std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("edgenmt translate: error: stdin:4: SourceInvalidUtf8"), std::string::npos)
+      << r.err;
   EXPECT_NE(r.err.find("edgenmt translate: error: stdin:5: SourceTooLong: source has 40 tokens, "
-                       "max_src_len is 12"), std::string::npos) << r.err;
+                       "max_src_len is 12"),
+            std::string::npos)
+      << r.err;
   EXPECT_NE(r.err.find("stdin:7: SourceInvalidUtf8"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("stdin:8: SourceInvalidUtf8"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("stdin:9: SourceInvalidUtf8"), std::string::npos) << r.err;
@@ -135,8 +144,10 @@ TEST_F(CliRobustness, UnknownCharactersBecomeUnkWithAWarning) {
   const RunResult r = Translate("xyz\na!b\n");
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(Lines(r.out).size(), 2u);
-  EXPECT_NE(r.err.find("edgenmt translate: warning: stdin:1: 3 unknown source token(s) mapped to <unk>"),
-            std::string::npos) << r.err;
+  EXPECT_NE(
+      r.err.find("edgenmt translate: warning: stdin:1: 3 unknown source token(s) mapped to <unk>"),
+      std::string::npos)
+      << r.err;
   EXPECT_NE(r.err.find("stdin:2: 1 unknown source token(s)"), std::string::npos) << r.err;
   // Non-ASCII but valid UTF-8 is unknown too, not invalid; a NUL byte is an unknown character.
   const RunResult utf8 = Translate("\xc3\xa9t\xc3\xa9\n" + std::string("a\0b", 3) + "\n");
@@ -166,7 +177,8 @@ TEST_F(CliRobustness, AHugeLineIsRefusedAndTheNextOneTranslated) {
   EXPECT_EQ(out[0], "");
   EXPECT_EQ(out[1], TranslateOne("abc"));
   EXPECT_NE(r.err.find("stdin:1: SourceTooLong: source has 4194304 tokens, max_src_len is 12"),
-            std::string::npos) << r.err.substr(0, 400);
+            std::string::npos)
+      << r.err.substr(0, 400);
 }
 
 TEST_F(CliRobustness, EmptyInputIsNoWork) {
@@ -193,14 +205,16 @@ TEST_F(CliRobustness, DecodingOptionsOutOfRangeAreUsageErrors) {
                             "--min-len -1", "--backend cuda", "--bogus", "--beam"}) {
     const RunResult r = Translate("abc\n", flags);
     EXPECT_EQ(r.exit_code, 1) << flags << ": " << r.err;
-    EXPECT_NE(r.err.find("edgenmt translate: error: "), std::string::npos) << flags << ": " << r.err;
+    EXPECT_NE(r.err.find("edgenmt translate: error: "), std::string::npos)
+        << flags << ": " << r.err;
     EXPECT_EQ(r.out, "") << flags;
   }
 }
 
 TEST_F(CliRobustness, TheLargestBeamAndLengthTheCliAllowsStillFitTheArena) {
   // The session is sized from the options, so the CLI's maxima must plan and run.
-  const RunResult r = Translate("abc\nabcdefgabcde\n", "--beam 64 --nbest 64 --max-len 512 --alpha 0.6 --beta 0.2");
+  const RunResult r =
+      Translate("abc\nabcdefgabcde\n", "--beam 64 --nbest 64 --max-len 512 --alpha 0.6 --beta 0.2");
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(Lines(r.out).size(), 128u);
 }
@@ -215,14 +229,17 @@ TEST_F(CliRobustness, CorruptModelFilesExitTwoNamingTheFile) {
   std::string future(good.begin(), good.end());
   const std::vector<Case> cases = {
       {"empty.enmt", "", "InvalidArgument: model buffer is empty"},
-      {"truncated.enmt", std::string(good.begin(), good.begin() + static_cast<long>(good.size() / 3)), "Model"},
+      {"truncated.enmt",
+       std::string(good.begin(), good.begin() + static_cast<long>(good.size() / 3)), "Model"},
       {"text.enmt", "this is not a model\n", "ModelMalformed"},
       {"identifier.enmt", bad_identifier, "identifier"},
   };
   for (const Case& c : cases) {
     const std::string path = scratch_ / c.name;
     WriteBytes(path, c.bytes);
-    for (const RunResult& r : {Inspect(path), RunTool(EDGENMT_CLI_PATH, "translate -m " + Quote(path), scratch_, "abc\n")}) {
+    for (const RunResult& r :
+         {Inspect(path),
+          RunTool(EDGENMT_CLI_PATH, "translate -m " + Quote(path), scratch_, "abc\n")}) {
       EXPECT_EQ(r.exit_code, 2) << c.name << ": " << r.err;
       EXPECT_EQ(r.err.rfind("edgenmt: error: " + path + ": ", 0), 0u) << r.err;
       EXPECT_NE(r.err.find(c.reason), std::string::npos) << r.err;
@@ -238,7 +255,8 @@ TEST_F(CliRobustness, CorruptModelFilesExitTwoNamingTheFile) {
   EXPECT_NE(r.err.find("not a regular file"), std::string::npos) << r.err;
   r = Inspect(model_path());
   EXPECT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_NE(r.out.find("format version " + std::to_string(kFormatVersion)), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("format version " + std::to_string(kFormatVersion)), std::string::npos)
+      << r.out;
 }
 
 TEST_F(CliRobustness, UsageErrorsExitOne) {
@@ -258,7 +276,8 @@ TEST_F(CliRobustness, UnwritableAlignmentsFileExitsThree) {
 
 TEST_F(CliRobustness, EvalDataErrorsExitThreeAndBadWordsAreScoredAsEmpty) {
   auto eval = [&](const std::string& data) {
-    return RunTool(EDGENMT_CLI_PATH, "eval -m " + Quote(model_path()) + " --data " + Quote(data), scratch_);
+    return RunTool(EDGENMT_CLI_PATH, "eval -m " + Quote(model_path()) + " --data " + Quote(data),
+                   scratch_);
   };
   const std::string missing = scratch_ / "missing.tsv";
   RunResult r = eval(missing);

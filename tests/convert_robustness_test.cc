@@ -36,7 +36,8 @@ class ConvertRobustness : public ::testing::Test {
   std::string ckpt() const { return work_ / "ckpt"; }
   std::string out_file() const { return out_ / "model.enmt"; }
   RunResult Convert(const std::string& checkpoint, const std::string& out) {
-    return RunTool(EDGENMT_CONVERT_PATH, "--checkpoint " + Quote(checkpoint) + " --out " + Quote(out), work_);
+    return RunTool(EDGENMT_CONVERT_PATH,
+                   "--checkpoint " + Quote(checkpoint) + " --out " + Quote(out), work_);
   }
   void ExpectFailure(const RunResult& r, int exit_code, const std::string& culprit) {
     ExpectConvertFailure(r, exit_code, culprit, out_);
@@ -45,7 +46,8 @@ class ConvertRobustness : public ::testing::Test {
   void WriteSafetensors(const std::string& header, const std::string& data, uint64_t length = 0) {
     std::string bytes(8, '\0');
     const uint64_t n = length != 0 ? length : header.size();
-    for (int i = 0; i < 8; ++i) bytes[static_cast<size_t>(i)] = static_cast<char>((n >> (8 * i)) & 0xFF);
+    for (int i = 0; i < 8; ++i)
+      bytes[static_cast<size_t>(i)] = static_cast<char>((n >> (8 * i)) & 0xFF);
     WriteBytes(ckpt() + "/model.safetensors", bytes + header + data);
   }
 
@@ -73,16 +75,20 @@ TEST_F(ConvertRobustness, DamagedSafetensorsAreNamed) {
   WriteSafetensors("not json at all", "");
   ExpectFailure(Convert(ckpt(), out_file()), 2, path);
   // Data offsets past the end of the data section.
-  WriteSafetensors("{\"generator.bias\": {\"dtype\": \"F32\", \"shape\": [9], \"data_offsets\": [0, 4000]}}",
-                   std::string(36, '\0'));
+  WriteSafetensors(
+      "{\"generator.bias\": {\"dtype\": \"F32\", \"shape\": [9], \"data_offsets\": [0, 4000]}}",
+      std::string(36, '\0'));
   ExpectFailure(Convert(ckpt(), out_file()), 2, path);
   // Offsets that disagree with the shape.
-  WriteSafetensors("{\"generator.bias\": {\"dtype\": \"F32\", \"shape\": [9], \"data_offsets\": [0, 8]}}",
-                   std::string(36, '\0'));
+  WriteSafetensors(
+      "{\"generator.bias\": {\"dtype\": \"F32\", \"shape\": [9], \"data_offsets\": [0, 8]}}",
+      std::string(36, '\0'));
   ExpectFailure(Convert(ckpt(), out_file()), 2, path);
   // A shape whose element count overflows.
-  WriteSafetensors("{\"generator.bias\": {\"dtype\": \"F32\", \"shape\": [4294967296, 4294967296, 4294967296],"
-                   " \"data_offsets\": [0, 0]}}", "");
+  WriteSafetensors(
+      "{\"generator.bias\": {\"dtype\": \"F32\", \"shape\": [4294967296, 4294967296, 4294967296],"
+      " \"data_offsets\": [0, 0]}}",
+      "");
   ExpectFailure(Convert(ckpt(), out_file()), 2, path);
 }
 
@@ -92,7 +98,8 @@ TEST_F(ConvertRobustness, ATensorOfAnotherDtypeIsNamed) {
   const std::vector<uint8_t> good = converter::SerializeSafetensors(tensors);
   uint64_t n = 0;
   for (int i = 0; i < 8; ++i) n |= static_cast<uint64_t>(good[static_cast<size_t>(i)]) << (8 * i);
-  nlohmann::json header = nlohmann::json::parse(good.begin() + 8, good.begin() + 8 + static_cast<long>(n));
+  nlohmann::json header =
+      nlohmann::json::parse(good.begin() + 8, good.begin() + 8 + static_cast<long>(n));
   ASSERT_TRUE(header.contains("generator.bias"));
   header["generator.bias"]["dtype"] = "F16";
   const std::string data(good.begin() + 8 + static_cast<long>(n), good.end());

@@ -23,15 +23,46 @@ ModelConfig Variant(int index) {
   ModelConfig c = testing::TinyConfig();
   switch (index) {
     case 0: break;
-    case 1: c.rnn.cell = CellType::kGru; c.rnn.bridge = true; break;
-    case 2: c.rnn.attention = AttentionType::kNone; c.rnn.input_feeding = false; break;
-    case 3: c.rnn.attention = AttentionType::kBahdanau; c.rnn.score = ScoreType::kConcat; break;
-    case 4: c.rnn.attention = AttentionType::kLocalP; c.rnn.score = ScoreType::kLocation; break;
-    case 5: c.rnn.attention = AttentionType::kLocalM; c.rnn.score = ScoreType::kConcat; c.rnn.input_feeding = false; break;
-    case 6: c.rnn.bidirectional = false; c.rnn.enc_hidden = 8; c.rnn.score = ScoreType::kDot; c.enc_layers = 3; break;
-    case 7: c.rnn.bridge = false; c.rnn.reverse_source = true; c.dec_layers = 1; c.tokenizer = TokenizerType::kWord; break;
-    case 8: c.rnn.cell = CellType::kGru; c.rnn.attention = AttentionType::kLocalP; c.rnn.score = ScoreType::kDot;
-            c.rnn.bidirectional = false; c.rnn.enc_hidden = 8; break;
+    case 1:
+      c.rnn.cell = CellType::kGru;
+      c.rnn.bridge = true;
+      break;
+    case 2:
+      c.rnn.attention = AttentionType::kNone;
+      c.rnn.input_feeding = false;
+      break;
+    case 3:
+      c.rnn.attention = AttentionType::kBahdanau;
+      c.rnn.score = ScoreType::kConcat;
+      break;
+    case 4:
+      c.rnn.attention = AttentionType::kLocalP;
+      c.rnn.score = ScoreType::kLocation;
+      break;
+    case 5:
+      c.rnn.attention = AttentionType::kLocalM;
+      c.rnn.score = ScoreType::kConcat;
+      c.rnn.input_feeding = false;
+      break;
+    case 6:
+      c.rnn.bidirectional = false;
+      c.rnn.enc_hidden = 8;
+      c.rnn.score = ScoreType::kDot;
+      c.enc_layers = 3;
+      break;
+    case 7:
+      c.rnn.bridge = false;
+      c.rnn.reverse_source = true;
+      c.dec_layers = 1;
+      c.tokenizer = TokenizerType::kWord;
+      break;
+    case 8:
+      c.rnn.cell = CellType::kGru;
+      c.rnn.attention = AttentionType::kLocalP;
+      c.rnn.score = ScoreType::kDot;
+      c.rnn.bidirectional = false;
+      c.rnn.enc_hidden = 8;
+      break;
   }
   return c;
 }
@@ -48,7 +79,8 @@ TEST_P(ConverterVariants, ConvertsAndLoads) {
   const converter::ConvertSummary summary = converter::Convert(options);
   testing::LoadedModelFile loaded(options.out_path);
   ASSERT_EQ(loaded.status, Status::kOk) << loaded.model.error_detail();
-  EXPECT_EQ(loaded.model.num_tensors(), ForEachExpectedTensor(config, [](const ExpectedTensor&) { return true; }));
+  EXPECT_EQ(loaded.model.num_tensors(),
+            ForEachExpectedTensor(config, [](const ExpectedTensor&) { return true; }));
   EXPECT_EQ(summary.tensors, loaded.model.num_tensors());
   EXPECT_EQ(summary.file_bytes, loaded.buffer.size());
   EXPECT_EQ(loaded.model.config().rnn.attention, config.rnn.attention);

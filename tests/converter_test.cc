@@ -33,15 +33,17 @@ class ConverterCli : public ::testing::Test {
   std::string out_dir() const { return out_.path(); }
   std::string out_file() const { return out_ / "model.enmt"; }
   RunResult Convert(const std::string& extra = "") {
-    return RunTool(EDGENMT_CONVERT_PATH,
-                   "--checkpoint " + Quote(ckpt_dir()) + " --out " + Quote(out_file()) + " " + extra, work_);
+    return RunTool(
+        EDGENMT_CONVERT_PATH,
+        "--checkpoint " + Quote(ckpt_dir()) + " --out " + Quote(out_file()) + " " + extra, work_);
   }
   void ExpectFailure(const RunResult& r, int exit_code, const std::string& culprit) {
     ExpectConvertFailure(r, exit_code, culprit, out_);
   }
   void RewriteTensors(const TensorMap& tensors) {
     const ModelConfig config = testing::TinyConfig();
-    testing::WriteCheckpoint(ckpt_dir(), config, tensors, testing::TinyTokens(config.src_vocab_size),
+    testing::WriteCheckpoint(ckpt_dir(), config, tensors,
+                             testing::TinyTokens(config.src_vocab_size),
                              testing::TinyTokens(config.tgt_vocab_size));
   }
 
@@ -50,7 +52,8 @@ class ConverterCli : public ::testing::Test {
 };
 
 TEST_F(ConverterCli, RoundTripKeepsEveryNumberTokenAndOption) {
-  const RunResult r = Convert("--created 2024-05-06 --beam 4 --nbest 2 --alpha 0.5 --max-src-len 10");
+  const RunResult r =
+      Convert("--created 2024-05-06 --beam 4 --nbest 2 --alpha 0.5 --max-src-len 10");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("parameters"), std::string::npos);
   EXPECT_NE(r.out.find("file bytes"), std::string::npos);
@@ -107,7 +110,9 @@ TEST_F(ConverterCli, RoundTripKeepsEveryNumberTokenAndOption) {
   for (int32_t id = 0; id < vocab.size; ++id) {
     const TokenView token = vocab.Token(id);
     EXPECT_EQ(std::string(token.data, token.size), src[static_cast<size_t>(id)]);
-    EXPECT_EQ(vocab.Find(src[static_cast<size_t>(id)].data(), static_cast<uint32_t>(src[static_cast<size_t>(id)].size())), id);
+    EXPECT_EQ(vocab.Find(src[static_cast<size_t>(id)].data(),
+                         static_cast<uint32_t>(src[static_cast<size_t>(id)].size())),
+              id);
   }
   EXPECT_EQ(vocab.Find("zz", 2), -1);
   EXPECT_EQ(vocab.Find("", 0), -1);
@@ -208,7 +213,8 @@ TEST_F(ConverterCli, ExtraTensorIsNamed) {
 TEST_F(ConverterCli, MissingCheckpointPathIsNamed) {
   const std::string missing = work_ / "no-such-checkpoint";
   const RunResult r =
-      RunTool(EDGENMT_CONVERT_PATH, "--checkpoint " + Quote(missing) + " --out " + Quote(out_file()), work_);
+      RunTool(EDGENMT_CONVERT_PATH,
+              "--checkpoint " + Quote(missing) + " --out " + Quote(out_file()), work_);
   ExpectFailure(r, 2, missing);
 }
 
@@ -254,8 +260,9 @@ TEST_F(ConverterCli, CorruptSafetensorsIsNamed) {
   const std::string path = ckpt_dir() + "/model.safetensors";
   std::vector<uint8_t> bytes = testing::ReadFile(path);
   bytes.resize(bytes.size() / 2);
-  std::ofstream(path, std::ios::binary).write(reinterpret_cast<const char*>(bytes.data()),
-                                              static_cast<std::streamsize>(bytes.size()));
+  std::ofstream(path, std::ios::binary)
+      .write(reinterpret_cast<const char*>(bytes.data()),
+             static_cast<std::streamsize>(bytes.size()));
   ExpectFailure(Convert(), 2, "model.safetensors");
 
   std::ofstream(path, std::ios::binary) << "\xff\xff\xff\xff\xff\xff\xff\x7f{}";
@@ -264,8 +271,8 @@ TEST_F(ConverterCli, CorruptSafetensorsIsNamed) {
 
 TEST_F(ConverterCli, UnwritableOutputExitsThree) {
   const std::string out = work_ / "no-such-dir/model.enmt";
-  const RunResult r =
-      RunTool(EDGENMT_CONVERT_PATH, "--checkpoint " + Quote(ckpt_dir()) + " --out " + Quote(out), work_);
+  const RunResult r = RunTool(EDGENMT_CONVERT_PATH,
+                              "--checkpoint " + Quote(ckpt_dir()) + " --out " + Quote(out), work_);
   EXPECT_EQ(r.exit_code, 3) << r.err;
   EXPECT_NE(r.err.find(out), std::string::npos) << r.err;
   EXPECT_FALSE(std::filesystem::exists(out));
@@ -306,7 +313,8 @@ TEST_F(ConverterCli, Int8SchemesStorePerRowInt8AndReportSqnr) {
     EXPECT_NE(r.out.find("% of the float32 file"), std::string::npos) << r.out;
     testing::LoadedModelFile loaded(out_file());
     ASSERT_EQ(loaded.status, Status::kOk) << loaded.model.error_detail();
-    EXPECT_EQ(loaded.model.config().scheme, full ? QuantScheme::kInt8Full : QuantScheme::kInt8Hybrid);
+    EXPECT_EQ(loaded.model.config().scheme,
+              full ? QuantScheme::kInt8Full : QuantScheme::kInt8Hybrid);
     for (int32_t i = 0; i < loaded.model.num_tensors(); ++i) {
       TensorView v{};
       ASSERT_EQ(loaded.model.TensorAt(i, &v), Status::kOk);

@@ -1,5 +1,5 @@
-// edgenmt/internal/fixed_point.h against exact 128-bit integer references and double-precision math.
-// Integer primitives are checked bit-exactly; transcendental functions within stated bounds.
+// edgenmt/internal/fixed_point.h against exact 128-bit integer references and double-precision
+// math. Integer primitives are checked bit-exactly; transcendental functions within stated bounds.
 #include "edgenmt/internal/fixed_point.h"
 
 #include <gtest/gtest.h>
@@ -16,7 +16,9 @@ namespace {
 using int128 = __int128;
 
 // floor(n / 2^e) for any sign.
-int128 FloorDivPow2(int128 n, int e) { return n >= 0 ? n >> e : -((-n + (int128{1} << e) - 1) >> e); }
+int128 FloorDivPow2(int128 n, int e) {
+  return n >= 0 ? n >> e : -((-n + (int128{1} << e) - 1) >> e);
+}
 
 int32_t ExpectedSrdhm(int32_t a, int32_t b) {
   if (a == kInt32Min && b == kInt32Min) return kInt32Max;
@@ -40,8 +42,8 @@ int32_t RandomInt32(std::mt19937& rng) {
     case 1: return static_cast<int32_t>(rng() % 2001) - 1000;
     case 2: return static_cast<int32_t>(rng() >> (rng() % 31)) * ((rng() & 1) ? 1 : -1);
     default: {
-      const int32_t edges[] = {kInt32Min, kInt32Min + 1, -1, 0, 1, kInt32Max, kInt32Max - 1, 1 << 30,
-                               -(1 << 30)};
+      const int32_t edges[] = {kInt32Min, kInt32Min + 1, -1,      0,         1,
+                               kInt32Max, kInt32Max - 1, 1 << 30, -(1 << 30)};
       return edges[rng() % 9];
     }
   }
@@ -94,7 +96,9 @@ TEST(FixedPoint, MultiplyByQuantizedMultiplierMatchesItsDefinition) {
     // Definition: saturating left shift, SRDHM, rounding right shift.
     const int left = shift > 0 ? shift : 0, right = shift > 0 ? 0 : -shift;
     const int64_t shifted = static_cast<int64_t>(x) * (int64_t{1} << left);
-    const int32_t sat = shifted > kInt32Max ? kInt32Max : (shifted < kInt32Min ? kInt32Min : static_cast<int32_t>(shifted));
+    const int32_t sat = shifted > kInt32Max
+                            ? kInt32Max
+                            : (shifted < kInt32Min ? kInt32Min : static_cast<int32_t>(shifted));
     const int32_t expected = ExpectedRdbpot(ExpectedSrdhm(sat, m), right);
     ASSERT_EQ(MultiplyByQuantizedMultiplier(x, m, shift), expected);
     // And it is the real product to within one unit when nothing saturates.
@@ -155,7 +159,8 @@ TEST(FixedPoint, MultiplierFromFloatBitsMatchesDoubleQuantizeMultiplier) {
     int32_t m_double = 0, m_int = 0;
     int s_double = 0, s_int = 0;
     const bool ok_double = QuantizeMultiplier(real, &m_double, &s_double);
-    const bool ok_int = QuantizeMultiplierFromFloatBits(FloatBits(a), FloatBits(b), FloatBits(c), pow2, &m_int, &s_int);
+    const bool ok_int = QuantizeMultiplierFromFloatBits(FloatBits(a), FloatBits(b), FloatBits(c),
+                                                        pow2, &m_int, &s_int);
     ASSERT_EQ(ok_double, ok_int) << real;
     if (!ok_int) continue;
     // Same value; the integer form is exact, the double form rounds twice (rare 1-unit ties).
@@ -172,13 +177,18 @@ TEST(FixedPoint, MultiplierFromFloatBitsMatchesDoubleQuantizeMultiplier) {
   EXPECT_LE(differences, 10);
   int32_t m = 0;
   int s = 0;
-  EXPECT_FALSE(QuantizeMultiplierFromFloatBits(FloatBits(1.0f), FloatBits(1.0f), FloatBits(0.0f), 0, &m, &s));
-  EXPECT_FALSE(QuantizeMultiplierFromFloatBits(FloatBits(-1.0f), FloatBits(1.0f), FloatBits(1.0f), 0, &m, &s));
-  EXPECT_FALSE(QuantizeMultiplierFromFloatBits(FloatBits(INFINITY), FloatBits(1.0f), FloatBits(1.0f), 0, &m, &s));
-  ASSERT_TRUE(QuantizeMultiplierFromFloatBits(FloatBits(1.0f), FloatBits(1.0f), FloatBits(2.0f), 0, &m, &s));
+  EXPECT_FALSE(QuantizeMultiplierFromFloatBits(FloatBits(1.0f), FloatBits(1.0f), FloatBits(0.0f), 0,
+                                               &m, &s));
+  EXPECT_FALSE(QuantizeMultiplierFromFloatBits(FloatBits(-1.0f), FloatBits(1.0f), FloatBits(1.0f),
+                                               0, &m, &s));
+  EXPECT_FALSE(QuantizeMultiplierFromFloatBits(FloatBits(INFINITY), FloatBits(1.0f),
+                                               FloatBits(1.0f), 0, &m, &s));
+  ASSERT_TRUE(QuantizeMultiplierFromFloatBits(FloatBits(1.0f), FloatBits(1.0f), FloatBits(2.0f), 0,
+                                              &m, &s));
   EXPECT_EQ(m, 1 << 30);
   EXPECT_EQ(s, 0);
-  ASSERT_TRUE(QuantizeMultiplierFromFloatBits(FloatBits(0.0f), FloatBits(1.0f), FloatBits(2.0f), 0, &m, &s));
+  ASSERT_TRUE(QuantizeMultiplierFromFloatBits(FloatBits(0.0f), FloatBits(1.0f), FloatBits(2.0f), 0,
+                                              &m, &s));
   EXPECT_EQ(m, 0);
 }
 
@@ -191,7 +201,9 @@ TEST(FixedPoint, CountLeadingZeros) {
   static_assert(CountLeadingZeros32(0x00010000u) == 15, "constexpr");
 }
 
-double ToReal(int32_t raw, int frac_bits) { return std::ldexp(static_cast<double>(raw), -frac_bits); }
+double ToReal(int32_t raw, int frac_bits) {
+  return std::ldexp(static_cast<double>(raw), -frac_bits);
+}
 
 TEST(FixedPoint, ExpOnNegativeValuesWithinTolerance) {
   auto rng = Rng(5);
@@ -215,7 +227,9 @@ TEST(FixedPoint, OneOverOnePlusXAndReciprocal) {
   double max_error = 0.0;
   for (int64_t raw = 0; raw < (int64_t{1} << 31); raw += 9999991) {
     const double x = ToReal(static_cast<int32_t>(raw), 31);
-    max_error = std::max(max_error, std::fabs(ToReal(OneOverOnePlusXQ31(static_cast<int32_t>(raw)), 31) - 1.0 / (1.0 + x)));
+    max_error = std::max(
+        max_error,
+        std::fabs(ToReal(OneOverOnePlusXQ31(static_cast<int32_t>(raw)), 31) - 1.0 / (1.0 + x)));
   }
   EXPECT_LE(max_error, 1e-8);
   auto rng = Rng(6);
@@ -243,7 +257,8 @@ TEST(FixedPoint, LogisticAndTanhQ31WithinTolerance) {
     for (int i = 0; i < 20000; ++i) {
       const int32_t a = static_cast<int32_t>(rng());
       const double x = ToReal(a, 31 - int_bits);
-      max_logistic = std::max(max_logistic, std::fabs(ToReal(LogisticQ31(a, int_bits), 31) - 1.0 / (1.0 + std::exp(-x))));
+      max_logistic = std::max(max_logistic, std::fabs(ToReal(LogisticQ31(a, int_bits), 31) -
+                                                      1.0 / (1.0 + std::exp(-x))));
       max_tanh = std::max(max_tanh, std::fabs(ToReal(TanhQ31(a, int_bits), 31) - std::tanh(x)));
     }
     EXPECT_LE(max_logistic, 3e-8) << int_bits;
@@ -271,7 +286,8 @@ TEST(FixedPoint, LogisticAndTanhS16ExhaustiveWithinOneLsb) {
       const double x = std::ldexp(static_cast<double>(raw), -(15 - int_bits));
       const double sigmoid = 1.0 / (1.0 + std::exp(-x));
       const int16_t s = LogisticS16(static_cast<int16_t>(raw), int_bits);
-      ASSERT_LE(std::fabs(s - std::min(sigmoid * 32768.0, 32767.0)), 1.0) << raw << " Q" << int_bits;
+      ASSERT_LE(std::fabs(s - std::min(sigmoid * 32768.0, 32767.0)), 1.0)
+          << raw << " Q" << int_bits;
       const int16_t t = TanhS16(static_cast<int16_t>(raw), int_bits);
       ASSERT_LE(std::fabs(t - std::max(std::min(std::tanh(x) * 32768.0, 32767.0), -32768.0)), 1.0)
           << raw;
@@ -301,7 +317,8 @@ TEST(FixedPoint, LogWithinTolerance) {
   EXPECT_LE(max_error, 1e-7);
   for (int64_t raw = 0; raw < (int64_t{1} << 31); raw += 7777777) {
     const double m = 1.0 + ToReal(static_cast<int32_t>(raw), 31);
-    ASSERT_LE(std::fabs(ToReal(LogOneToTwoQ31(static_cast<int32_t>(raw)), 31) - std::log(m)), 5e-9) << raw;
+    ASSERT_LE(std::fabs(ToReal(LogOneToTwoQ31(static_cast<int32_t>(raw)), 31) - std::log(m)), 5e-9)
+        << raw;
   }
 }
 

@@ -53,7 +53,8 @@ class GoldenTest : public ::testing::TestWithParam<std::string> {
     ASSERT_EQ(golden_["format"], "edgenmt-golden-1");
     // The checkpoint is named relative to the repository root (may be models/<name>).
     std::filesystem::path checkpoint = golden_.value("checkpoint", dir.string());
-    if (checkpoint.is_relative()) checkpoint = std::filesystem::path(EDGENMT_SOURCE_DIR) / checkpoint;
+    if (checkpoint.is_relative())
+      checkpoint = std::filesystem::path(EDGENMT_SOURCE_DIR) / checkpoint;
     loaded_ = testing::LoadCheckpointDir(checkpoint.string());
     ASSERT_NE(loaded_, nullptr);
   }
@@ -114,8 +115,8 @@ TEST_P(GoldenTest, TeacherForcedLogProbsAndAttention) {
         const std::vector<double> row = tf["logprobs"][t];
         ASSERT_EQ(static_cast<int32_t>(row.size()), V);
         for (int32_t v = 0; v < V; ++v) {
-          ASSERT_NEAR(lp[v], row[v], kTolerance) << "word " << word["word"] << " step " << t
-                                                 << " token " << v;
+          ASSERT_NEAR(lp[v], row[v], kTolerance)
+              << "word " << word["word"] << " step " << t << " token " << v;
         }
         if (tf.contains("attention")) {
           const std::vector<double> a_ref = tf["attention"][t];
@@ -123,8 +124,8 @@ TEST_P(GoldenTest, TeacherForcedLogProbsAndAttention) {
           const float* a = decoder.attention();
           ASSERT_NE(a, nullptr);
           for (int32_t s = 0; s < S; ++s) {
-            ASSERT_NEAR(a[s], a_ref[s], kTolerance) << "word " << word["word"] << " step " << t
-                                                    << " position " << s;
+            ASSERT_NEAR(a[s], a_ref[s], kTolerance)
+                << "word " << word["word"] << " step " << t << " position " << s;
           }
         } else {
           EXPECT_EQ(decoder.attention(), nullptr);
@@ -177,9 +178,9 @@ TEST_P(GoldenTest, GreedyAndBeamSearch) {
       const json& record = word["search"][name];
       const json& expected = record.is_object() ? record["hyps"] : record;
       TranslationResult result;
-      ASSERT_EQ(translator.TranslateIds(src.data(), static_cast<int32_t>(src.size()), options,
-                                        &result),
-                Status::kOk)
+      ASSERT_EQ(
+          translator.TranslateIds(src.data(), static_cast<int32_t>(src.size()), options, &result),
+          Status::kOk)
           << translator.error_detail();
       // A search decision closer than the tolerance may flip under float rounding: a
       // different result is tolerated only where the reference recorded such a near-tie.
@@ -189,8 +190,9 @@ TEST_P(GoldenTest, GreedyAndBeamSearch) {
       bool same_ids = result.num_hypotheses == static_cast<int32_t>(expected.size());
       for (int32_t n = 0; same_ids && n < result.num_hypotheses; ++n) {
         const std::vector<int32_t> ids = expected[n]["ids"];
-        same_ids = std::vector<int32_t>(result.hypotheses[n].ids,
-                                        result.hypotheses[n].ids + result.hypotheses[n].length) == ids;
+        same_ids =
+            std::vector<int32_t>(result.hypotheses[n].ids,
+                                 result.hypotheses[n].ids + result.hypotheses[n].length) == ids;
       }
       if (!same_ids && near_tie) {
         ++tolerated_near_ties;
@@ -221,7 +223,8 @@ TEST_P(GoldenTest, GreedyAndBeamSearch) {
 INSTANTIATE_TEST_SUITE_P(AllModels, GoldenTest, ::testing::ValuesIn(GoldenModels()),
                          [](const ::testing::TestParamInfo<std::string>& info) {
                            std::string name = info.param;
-                           for (char& c : name) c = isalnum(static_cast<unsigned char>(c)) ? c : '_';
+                           for (char& c : name)
+                             c = isalnum(static_cast<unsigned char>(c)) ? c : '_';
                            return name;
                          });
 GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(GoldenTest);

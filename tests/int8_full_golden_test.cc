@@ -1,7 +1,7 @@
 // int8-full against float32 on every small golden model (each attention type and score,
-// concat and bahdanau included, and both Transformers): both converted by the converter (int8-full calibrated on the
-// dev split), the float32 model's greedy outputs for the first test words are scored
-// teacher-forced by both, and the per-step log-prob error stays within the bounds below (the
+// concat and bahdanau included, and both Transformers): both converted by the converter (int8-full
+// calibrated on the dev split), the float32 model's greedy outputs for the first test words are
+// scored teacher-forced by both, and the per-step log-prob error stays within the bounds below (the
 // measured errors are a mean of 0.004-0.012 and a max below 0.15 per model on 300 words); where
 // both give the same output, their attention weights agree too (these random-weight models'
 // log-probs depend little on where they attend, so the weights check the scores themselves).
@@ -29,7 +29,8 @@ namespace {
 constexpr int kWords = 100;
 constexpr double kMaxMeanError = 0.02;
 constexpr double kMaxStepError = 0.25;
-constexpr double kMaxAttentionError = 0.0015;  // measured <= 0.0008; flat additive scores give >= 0.002
+constexpr double kMaxAttentionError =
+    0.0015;  // measured <= 0.0008; flat additive scores give >= 0.002
 
 struct Session {
   std::unique_ptr<testing::AlignedBuffer> file;
@@ -50,7 +51,8 @@ void Open(const converter::Checkpoint& ckpt, QuantScheme scheme, Session* s) {
   std::vector<uint8_t> bytes;
   converter::ConvertCheckpoint(ckpt, options, &bytes);
   s->file = std::make_unique<testing::AlignedBuffer>(bytes);
-  ASSERT_EQ(s->model.Load(s->file->data(), s->file->size()), Status::kOk) << s->model.error_detail();
+  ASSERT_EQ(s->model.Load(s->file->data(), s->file->size()), Status::kOk)
+      << s->model.error_detail();
   SessionLimits limits;
   limits.max_tgt_len = MaxLen(ckpt) + 1;
   limits.attention = s->model.config().rnn.attention != AttentionType::kNone;
@@ -146,7 +148,9 @@ std::vector<std::string> GoldenModels() {
 }
 
 INSTANTIATE_TEST_SUITE_P(AllModels, Int8FullGoldenTest, ::testing::ValuesIn(GoldenModels()),
-                         [](const ::testing::TestParamInfo<std::string>& info) { return info.param; });
+                         [](const ::testing::TestParamInfo<std::string>& info) {
+                           return info.param;
+                         });
 GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(Int8FullGoldenTest);
 
 }  // namespace

@@ -97,9 +97,9 @@ void ExpectOnly(const char* name) {
 
 TEST(KernelTableTest, SpecNamingOneOperationHasOnlyIt) {
   int32_t index = 0;
-#define EDGENMT_EXPECT_ONLY(name, ret, params)                   \
-  ExpectOnly<Only_##name>(#name);                                \
-  EXPECT_STREQ(KernelOperationName(index++), #name);             \
+#define EDGENMT_EXPECT_ONLY(name, ret, params)       \
+  ExpectOnly<Only_##name>(#name);                    \
+  EXPECT_STREQ(KernelOperationName(index++), #name); \
   EXPECT_EQ(BuildKernelTable<Only_##name>(KernelBackend::kAuto).name, ReferenceKernelTable().name);
   EDGENMT_REFERENCE_KERNEL_OPERATIONS(EDGENMT_EXPECT_ONLY)
 #undef EDGENMT_EXPECT_ONLY

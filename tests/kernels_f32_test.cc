@@ -16,7 +16,8 @@ namespace {
 // The first kArenaAlignment-aligned element of v (which holds kArenaAlignment bytes to spare).
 float* AlignedFloats(std::vector<float>* v) {
   const uintptr_t at = reinterpret_cast<uintptr_t>(v->data());
-  const uintptr_t aligned = (at + (kArenaAlignment - 1)) & ~static_cast<uintptr_t>(kArenaAlignment - 1);
+  const uintptr_t aligned =
+      (at + (kArenaAlignment - 1)) & ~static_cast<uintptr_t>(kArenaAlignment - 1);
   return v->data() + (aligned - at) / sizeof(float);
 }
 
@@ -43,9 +44,10 @@ class KernelsF32Test : public ::testing::TestWithParam<KernelBackend> {
 
 TEST_P(KernelsF32Test, FullyConnectedMatchesLoops) {
   std::mt19937 rng(1234);
-  const int32_t shapes[][3] = {  // rows, in (K), out (M)
-      {1, 1, 1}, {1, 3, 5}, {1, 4, 4}, {1, 7, 3}, {2, 8, 9}, {3, 9, 1}, {1, 15, 17},
-      {5, 16, 16}, {4, 17, 31}, {1, 33, 2}, {6, 63, 65}, {2, 100, 43}, {1, 257, 7}};
+  const int32_t shapes[][3] = {// rows, in (K), out (M)
+                               {1, 1, 1},   {1, 3, 5},    {1, 4, 4},   {1, 7, 3},   {2, 8, 9},
+                               {3, 9, 1},   {1, 15, 17},  {5, 16, 16}, {4, 17, 31}, {1, 33, 2},
+                               {6, 63, 65}, {2, 100, 43}, {1, 257, 7}};
   for (const auto& shape : shapes) {
     const int32_t rows = shape[0], in = shape[1], out = shape[2];
     const std::vector<float> x = RandomVector(&rng, static_cast<size_t>(rows) * in);
@@ -61,7 +63,8 @@ TEST_P(KernelsF32Test, FullyConnectedMatchesLoops) {
       for (int32_t r = 0; r < rows; ++r) {
         for (int32_t m = 0; m < out; ++m) {
           double expected = accumulate ? initial[r * out + m] : 0.0;
-          for (int32_t i = 0; i < in; ++i) expected += static_cast<double>(x[r * in + i]) * w[m * in + i];
+          for (int32_t i = 0; i < in; ++i)
+            expected += static_cast<double>(x[r * in + i]) * w[m * in + i];
           if (with_bias) expected += bias[m];
           ASSERT_NEAR(y[r * out + m], expected, 1e-5 * (1.0 + sqrt(static_cast<double>(in))))
               << "rows " << rows << " in " << in << " out " << out << " variant " << variant
@@ -82,9 +85,10 @@ TEST_P(KernelsF32Test, PackedFullyConnectedMatchesLoops) {
   ASSERT_NE(k_->packed_fully_connected_f32, nullptr);
   ASSERT_GE(k_->packed_min_rows, 1);
   std::mt19937 rng(4321);
-  const int32_t shapes[][3] = {  // rows, in (K), out (M)
-      {1, 1, 1}, {1, 3, 5}, {2, 8, 9}, {3, 9, 1}, {1, 15, 17}, {5, 16, 16}, {4, 17, 31},
-      {6, 63, 65}, {2, 100, 43}, {1, 257, 7}, {5, 320, 70}, {1, 1000, 3}, {6, 999, 33}};
+  const int32_t shapes[][3] = {// rows, in (K), out (M)
+                               {1, 1, 1},    {1, 3, 5},    {2, 8, 9},   {3, 9, 1},    {1, 15, 17},
+                               {5, 16, 16},  {4, 17, 31},  {6, 63, 65}, {2, 100, 43}, {1, 257, 7},
+                               {5, 320, 70}, {1, 1000, 3}, {6, 999, 33}};
   for (const auto& shape : shapes) {
     const int32_t rows = shape[0], in = shape[1], out = shape[2];
     const std::vector<float> w = RandomVector(&rng, static_cast<size_t>(out) * in);
@@ -126,10 +130,11 @@ TEST_P(KernelsF32Test, PackedFullyConnectedMatchesLoops) {
         for (int32_t r = 0; r < r_count; ++r) {
           for (int32_t m = 0; m < out; ++m) {
             double expected = with_bias ? bias[m] : 0.0;
-            for (int32_t i = 0; i < in; ++i) expected += static_cast<double>(x[r * in + i]) * w[m * in + i];
+            for (int32_t i = 0; i < in; ++i)
+              expected += static_cast<double>(x[r * in + i]) * w[m * in + i];
             ASSERT_NEAR(y[r * out + m], expected, 1e-5 * (1.0 + sqrt(static_cast<double>(in))))
-                << "rows " << r_count << " in " << in << " out " << out << " at [" << r << ","
-                << m << "]";
+                << "rows " << r_count << " in " << in << " out " << out << " at [" << r << "," << m
+                << "]";
           }
         }
       }

@@ -72,7 +72,8 @@ TEST(LogSoftmaxS32, MatchesDoubleInQ16) {
   for (int32_t n : {1, 2, 7, 45, 1000}) {
     for (int int_bits : {4, 6, 10}) {
       std::vector<int32_t> x(n);
-      std::uniform_real_distribution<double> d(-std::ldexp(1.0, int_bits - 1), std::ldexp(1.0, int_bits - 1));
+      std::uniform_real_distribution<double> d(-std::ldexp(1.0, int_bits - 1),
+                                               std::ldexp(1.0, int_bits - 1));
       for (auto& v : x) v = static_cast<int32_t>(std::llround(std::ldexp(d(rng), 31 - int_bits)));
       std::vector<int32_t> y(n);
       ref_log_softmax_s32(n, x.data(), int_bits, y.data());
@@ -96,7 +97,8 @@ TEST(LstmCellS16, MatchesFloatCellWithinQuantizationError) {
       for (auto& v : gates) v = static_cast<int16_t>(g(rng));
       const double cell_range = std::ldexp(1.0, cell_int_bits) * 0.9;
       std::uniform_real_distribution<double> c(-cell_range, cell_range);
-      for (auto& v : cell) v = static_cast<int16_t>(std::lround(std::ldexp(c(rng), 15 - cell_int_bits)));
+      for (auto& v : cell)
+        v = static_cast<int16_t>(std::lround(std::ldexp(c(rng), 15 - cell_int_bits)));
       const std::vector<int16_t> cell_before = cell;
       std::vector<int8_t> h(hidden);
       std::vector<int16_t> h16(hidden);
@@ -104,8 +106,10 @@ TEST(LstmCellS16, MatchesFloatCellWithinQuantizationError) {
       const double cell_lsb = std::ldexp(1.0, cell_int_bits - 15);
       for (int j = 0; j < hidden; ++j) {
         const double i = Sigmoid(gates[j] / 4096.0), f = Sigmoid(gates[hidden + j] / 4096.0);
-        const double gg = std::tanh(gates[2 * hidden + j] / 4096.0), o = Sigmoid(gates[3 * hidden + j] / 4096.0);
-        const double c_new = std::clamp(f * cell_before[j] * cell_lsb + i * gg, -32768 * cell_lsb, 32767 * cell_lsb);
+        const double gg = std::tanh(gates[2 * hidden + j] / 4096.0),
+                     o = Sigmoid(gates[3 * hidden + j] / 4096.0);
+        const double c_new =
+            std::clamp(f * cell_before[j] * cell_lsb + i * gg, -32768 * cell_lsb, 32767 * cell_lsb);
         ASSERT_NEAR(cell[j] * cell_lsb, c_new, 2.5 * cell_lsb + 1e-4) << j;
         const double h_new = o * std::tanh(cell[j] * cell_lsb);  // from the integer cell
         ASSERT_NEAR(h[j] / 128.0, std::min(h_new, 127.0 / 128.0), 0.5 / 128.0 + 1e-4) << j;

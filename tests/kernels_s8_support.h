@@ -33,7 +33,8 @@ inline std::vector<float> RandomF32(std::mt19937& rng, size_t n, float range) {
 // Exact requantization written out independently of fixed_point.h: saturating left shift,
 // round(2 x m / 2^32) ties up, then round(/ 2^right) ties away from zero, in 128-bit math.
 inline int32_t ExactRequantize(int64_t acc64, int32_t m, int shift) {
-  const int32_t acc = static_cast<int32_t>(std::max<int64_t>(INT32_MIN, std::min<int64_t>(INT32_MAX, acc64)));
+  const int32_t acc =
+      static_cast<int32_t>(std::max<int64_t>(INT32_MIN, std::min<int64_t>(INT32_MAX, acc64)));
   const int left = shift > 0 ? shift : 0, right = shift > 0 ? 0 : -shift;
   __int128 x = static_cast<__int128>(acc) * (static_cast<__int128>(1) << left);  // no UB shift
   x = std::max<__int128>(INT32_MIN, std::min<__int128>(INT32_MAX, x));

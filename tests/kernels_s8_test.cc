@@ -67,7 +67,8 @@ TEST(EmbeddingS8, LookupsDequantizePerRow) {
   std::vector<float> out(4 * 20, -7.0f);
   ref_embedding_lookup_s8_f32(4, ids, table.data(), scales.data(), dim, out.data(), 20);
   for (int i = 0; i < 4; ++i) {
-    for (int d = 0; d < dim; ++d) EXPECT_EQ(out[i * 20 + d], scales[ids[i]] * table[ids[i] * dim + d]);
+    for (int d = 0; d < dim; ++d)
+      EXPECT_EQ(out[i * 20 + d], scales[ids[i]] * table[ids[i] * dim + d]);
     EXPECT_EQ(out[i * 20 + dim], -7.0f);  // stride gap untouched
   }
 }
@@ -176,14 +177,17 @@ TEST(FullyConnectedS8, BitExactAgainstNaiveLoopsOnRandomAndEdgeShapes) {
 TEST(FullyConnectedS8, StridedColumnBlockWithShiftOffsetIsExact) {
   std::mt19937 rng(22);
   for (int32_t k : kEdgeK) {
-    const int32_t rows = 1 + static_cast<int32_t>(rng() % 3), out = 1 + static_cast<int32_t>(rng() % 20);
+    const int32_t rows = 1 + static_cast<int32_t>(rng() % 3),
+                  out = 1 + static_cast<int32_t>(rng() % 20);
     const int32_t col0 = static_cast<int32_t>(rng() % 5), w_stride = col0 + k + 3, x_stride = k + 2;
     auto x = RandomS8(rng, rows * x_stride);
     auto w = RandomS8(rng, out * w_stride, -127, 127);
     std::vector<int32_t> mult(out), shift(out), bias(out);
     for (int m = 0; m < out; ++m) {
       int sh = 0;
-      fxp::QuantizeMultiplier(std::ldexp(1.0 + (rng() % 1000) / 1000.0, static_cast<int>(rng() % 20) - 5), &mult[m], &sh);
+      fxp::QuantizeMultiplier(
+          std::ldexp(1.0 + (rng() % 1000) / 1000.0, static_cast<int>(rng() % 20) - 5), &mult[m],
+          &sh);
       shift[m] = sh;
       bias[m] = static_cast<int32_t>(rng() % 20001) - 10000;
     }
@@ -194,10 +198,13 @@ TEST(FullyConnectedS8, StridedColumnBlockWithShiftOffsetIsExact) {
     for (int r = 0; r < rows; ++r) {
       for (int m = 0; m < out; ++m) {
         int64_t acc = 0;
-        for (int i = 0; i < k; ++i) acc += int64_t(x[r * x_stride + i]) * w[m * w_stride + col0 + i];
+        for (int i = 0; i < k; ++i)
+          acc += int64_t(x[r * x_stride + i]) * w[m * w_stride + col0 + i];
         const int sh = std::clamp(shift[m] + offset, -31, 30);
         const int64_t v = int64_t(ExactRequantize(acc, mult[m], sh)) + bias[m];
-        ASSERT_EQ(y[r * out + m], std::clamp<int64_t>(11 + std::clamp<int64_t>(v, INT32_MIN, INT32_MAX), INT32_MIN, INT32_MAX))
+        ASSERT_EQ(y[r * out + m],
+                  std::clamp<int64_t>(11 + std::clamp<int64_t>(v, INT32_MIN, INT32_MAX), INT32_MIN,
+                                      INT32_MAX))
             << "K=" << k << " r=" << r << " m=" << m;
       }
     }
@@ -209,19 +216,26 @@ TEST(FullyConnectedS8, StridedColumnBlockWithShiftOffsetIsExact) {
 TEST(FullyConnectedS8, EmbeddingRowsAtTheirOwnScalesAreExact) {
   std::mt19937 rng(31);
   for (int32_t dim : kEdgeK) {
-    const int32_t vocab = 1 + static_cast<int32_t>(rng() % 9), rows = 1 + static_cast<int32_t>(rng() % 4);
-    const int32_t out = 1 + static_cast<int32_t>(rng() % 12), w_stride = dim + static_cast<int32_t>(rng() % 4);
+    const int32_t vocab = 1 + static_cast<int32_t>(rng() % 9),
+                  rows = 1 + static_cast<int32_t>(rng() % 4);
+    const int32_t out = 1 + static_cast<int32_t>(rng() % 12),
+                  w_stride = dim + static_cast<int32_t>(rng() % 4);
     auto table = RandomS8(rng, vocab * dim);
     auto w = RandomS8(rng, out * w_stride, -127, 127);
-    std::vector<int32_t> row_mult(vocab), row_shift(vocab), mult(out), shift(out), bias(out), ids(rows);
+    std::vector<int32_t> row_mult(vocab), row_shift(vocab), mult(out), shift(out), bias(out),
+        ids(rows);
     for (int v = 0; v < vocab; ++v) {  // ratios s_row / s_shared in (0, 1]
       int sh = 0;
-      fxp::QuantizeMultiplier(std::ldexp(0.5 + (rng() % 1000) / 2000.0, -static_cast<int>(rng() % 6)), &row_mult[v], &sh);
+      fxp::QuantizeMultiplier(
+          std::ldexp(0.5 + (rng() % 1000) / 2000.0, -static_cast<int>(rng() % 6)), &row_mult[v],
+          &sh);
       row_shift[v] = sh;
     }
     for (int m = 0; m < out; ++m) {
       int sh = 0;
-      fxp::QuantizeMultiplier(std::ldexp(1.0 + (rng() % 1000) / 1000.0, static_cast<int>(rng() % 30) - 25), &mult[m], &sh);
+      fxp::QuantizeMultiplier(
+          std::ldexp(1.0 + (rng() % 1000) / 1000.0, static_cast<int>(rng() % 30) - 25), &mult[m],
+          &sh);
       shift[m] = sh;
       bias[m] = static_cast<int32_t>(rng() % 200001) - 100000;
     }
@@ -239,8 +253,10 @@ TEST(FullyConnectedS8, EmbeddingRowsAtTheirOwnScalesAreExact) {
         const int right = 31 - (row_shift[id] + 6);
         const __int128 p = static_cast<__int128>(acc) * row_mult[id];
         const __int128 mag = p >= 0 ? p : -p;
-        const __int128 q = right > 0 ? (mag + (static_cast<__int128>(1) << (right - 1))) >> right : mag << -right;
-        const int64_t scaled = std::clamp<int64_t>(static_cast<int64_t>(p >= 0 ? q : -q), INT32_MIN, INT32_MAX);
+        const __int128 q =
+            right > 0 ? (mag + (static_cast<__int128>(1) << (right - 1))) >> right : mag << -right;
+        const int64_t scaled =
+            std::clamp<int64_t>(static_cast<int64_t>(p >= 0 ? q : -q), INT32_MIN, INT32_MAX);
         const int sh = std::max(shift[m] - 6, -31);
         const int64_t v = int64_t(ExactRequantize(scaled, mult[m], sh)) + bias[m];
         ASSERT_EQ(y[r * out + m], std::clamp<int64_t>(v, INT32_MIN, INT32_MAX))

@@ -24,10 +24,10 @@ class SimdElementwiseKernelsTest : public SimdKernelsFixture {};
 
 TEST_P(SimdElementwiseKernelsTest, ActivationsWithinTolerance) {
   std::mt19937 rng(505);
-  std::vector<float> x = {0.0f, -0.0f, 1e-30f, -1e-30f, 1e-8f, -1e-8f, 1e-3f, -1e-3f, 0.5f, -0.5f,
-                          1.0f, -1.0f, 3.0f, -3.0f, 9.0f, -9.0f, 20.0f, -20.0f, 44.0f, -44.0f,
-                          87.0f, -87.0f, 88.5f, -88.5f, 100.0f, -100.0f, 1e30f, -1e30f,
-                          INFINITY, -INFINITY, 1.5e-42f /* denormal */};
+  std::vector<float> x = {
+      0.0f,  -0.0f,  1e-30f, -1e-30f, 1e-8f, -1e-8f, 1e-3f,    -1e-3f,    0.5f,    -0.5f, 1.0f,
+      -1.0f, 3.0f,   -3.0f,  9.0f,    -9.0f, 20.0f,  -20.0f,   44.0f,     -44.0f,  87.0f, -87.0f,
+      88.5f, -88.5f, 100.0f, -100.0f, 1e30f, -1e30f, INFINITY, -INFINITY, 1.5e-42f /* denormal */};
   std::uniform_real_distribution<float> dist(-12.0f, 12.0f);
   for (int i = 0; i < 2000; ++i) x.push_back(dist(rng));
   using Activation = void (*)(int32_t, const float*, float*);
@@ -76,7 +76,8 @@ TEST_P(SimdElementwiseKernelsTest, LayerNormAndReluF32) {
       }
     }
   }
-  std::vector<float> x = {0.0f, -0.0f, NAN, -NAN, INFINITY, -INFINITY, 1e-40f, -1e-40f, 3.0f, -3.0f};
+  std::vector<float> x = {0.0f,      -0.0f,  NAN,     -NAN, INFINITY,
+                          -INFINITY, 1e-40f, -1e-40f, 3.0f, -3.0f};
   for (int i = 0; i < 100; ++i) x.push_back(dist(rng));
   for (int32_t n = 1; n <= static_cast<int32_t>(x.size()); ++n) {
     std::vector<float> expected(n), actual(n);
@@ -129,19 +130,21 @@ TEST_P(SimdElementwiseKernelsTest, IntegerSoftmaxBitExact) {
       for (int kind = 0; kind < 4; ++kind) {
         std::vector<int32_t> x(n);
         for (int32_t i = 0; i < n; ++i) {
-          x[i] = kind == 0 ? any(rng) >> (i % 20)
-               : kind == 1 ? 12345
-               : kind == 2 ? (i == n / 2 ? INT32_MAX : any(rng) >> 8)
-                           : (i % 2 ? INT32_MAX : INT32_MIN);
+          x[i] = kind == 0   ? any(rng) >> (i % 20)
+                 : kind == 1 ? 12345
+                 : kind == 2 ? (i == n / 2 ? INT32_MAX : any(rng) >> 8)
+                             : (i % 2 ? INT32_MAX : INT32_MIN);
         }
         std::vector<int16_t> expected16(n + 1, 7), actual16(n + 1, 7);
         ref_.softmax_s32_s16(n, x.data(), int_bits, expected16.data());
         simd_->softmax_s32_s16(n, x.data(), int_bits, actual16.data());
-        ASSERT_EQ(actual16, expected16) << "softmax int_bits " << int_bits << " n " << n << " kind " << kind;
+        ASSERT_EQ(actual16, expected16)
+            << "softmax int_bits " << int_bits << " n " << n << " kind " << kind;
         std::vector<int32_t> expected32(n + 1, 7), actual32(n + 1, 7);
         ref_.log_softmax_s32(n, x.data(), int_bits, expected32.data());
         simd_->log_softmax_s32(n, x.data(), int_bits, actual32.data());
-        ASSERT_EQ(actual32, expected32) << "log-softmax int_bits " << int_bits << " n " << n << " kind " << kind;
+        ASSERT_EQ(actual32, expected32)
+            << "log-softmax int_bits " << int_bits << " n " << n << " kind " << kind;
       }
     }
   }
@@ -154,8 +157,9 @@ TEST_P(SimdElementwiseKernelsTest, IntegerGruCellBitExact) {
   for (int32_t hidden : {1, 7, 8, 9, 64, 160, 257}) {
     for (int kind = 0; kind < 3; ++kind) {
       const auto draw = [&] {
-        return static_cast<int16_t>(kind == 1 ? (any(rng) & 1 ? 32767 : -32768)
-                                    : kind == 2 ? small(rng) : any(rng));
+        return static_cast<int16_t>(kind == 1   ? (any(rng) & 1 ? 32767 : -32768)
+                                    : kind == 2 ? small(rng)
+                                                : any(rng));
       };
       std::vector<int16_t> gi(3 * static_cast<size_t>(hidden)), gh(gi.size()), state(hidden);
       for (int16_t& v : gi) v = draw();
@@ -180,7 +184,8 @@ TEST_P(SimdElementwiseKernelsTest, IntegerLocalPGaussianBitExact) {
   for (int trial = 0; trial < 3000; ++trial) {
     const int32_t source_length = 1 + static_cast<int32_t>(rng() % 200);
     const int32_t half_width = 1 + static_cast<int32_t>(rng() % 12);
-    const int32_t p_q16 = static_cast<int32_t>(rng() % ((static_cast<uint32_t>(source_length) + 2) << 16));
+    const int32_t p_q16 =
+        static_cast<int32_t>(rng() % ((static_cast<uint32_t>(source_length) + 2) << 16));
     int32_t lo = 0, hi = 0;
     ref_.local_p_window(p_q16, half_width, source_length, &lo, &hi);
     if (hi < lo) continue;
@@ -199,11 +204,13 @@ TEST_P(SimdElementwiseKernelsTest, IntegerLocalPGaussianBitExact) {
 
 TEST_P(SimdElementwiseKernelsTest, IntegerTanhAllInputsBitExact) {
   std::vector<int16_t> x(65536 + 3);
-  for (size_t i = 0; i < x.size(); ++i) x[i] = static_cast<int16_t>(static_cast<int32_t>(i % 65536) - 32768);
+  for (size_t i = 0; i < x.size(); ++i)
+    x[i] = static_cast<int16_t>(static_cast<int32_t>(i % 65536) - 32768);
   for (int32_t int_bits = 0; int_bits <= 15; ++int_bits) {
     std::vector<int16_t> expected(x.size()), actual = x;
     ref_.tanh_s16(static_cast<int32_t>(x.size()), x.data(), int_bits, expected.data());
-    simd_->tanh_s16(static_cast<int32_t>(x.size()), actual.data(), int_bits, actual.data());  // in place
+    simd_->tanh_s16(static_cast<int32_t>(x.size()), actual.data(), int_bits,
+                    actual.data());  // in place
     ASSERT_EQ(actual, expected) << "int bits " << int_bits;
   }
 }
@@ -215,9 +222,12 @@ TEST_P(SimdElementwiseKernelsTest, IntegerLstmCellBitExact) {
       for (int extremes = 0; extremes < 3; ++extremes) {
         std::vector<int16_t> gates(4 * static_cast<size_t>(hidden)), cell(hidden);
         std::uniform_int_distribution<int> any(-32768, 32767), small(-6000, 6000);
-        for (int16_t& g : gates) g = static_cast<int16_t>(extremes == 1 ? (any(rng) & 1 ? 32767 : -32768)
-                                                          : extremes == 2 ? small(rng) : any(rng));
-        for (int16_t& c : cell) c = static_cast<int16_t>(extremes == 1 ? (any(rng) & 1 ? 32767 : -32768) : any(rng));
+        for (int16_t& g : gates)
+          g = static_cast<int16_t>(extremes == 1   ? (any(rng) & 1 ? 32767 : -32768)
+                                   : extremes == 2 ? small(rng)
+                                                   : any(rng));
+        for (int16_t& c : cell)
+          c = static_cast<int16_t>(extremes == 1 ? (any(rng) & 1 ? 32767 : -32768) : any(rng));
         std::vector<int16_t> expected_cell = cell, actual_cell = cell;
         std::vector<int8_t> expected_h(hidden), actual_h(hidden);
         std::vector<int16_t> expected_h16(hidden), actual_h16(hidden);

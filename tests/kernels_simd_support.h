@@ -23,14 +23,38 @@ namespace simd_testing {
 struct Shape {
   int32_t rows, depth, out;
 };
-inline constexpr Shape kShapes[] = {{1, 1, 1},   {1, 3, 5},    {2, 15, 4},  {1, 16, 7},  {3, 17, 9},
-                             {1, 31, 3},  {1, 32, 64},  {2, 33, 65}, {1, 63, 66}, {4, 64, 4},
-                             {1, 65, 1},  {2, 127, 130}, {1, 128, 5}, {1, 160, 640}, {5, 64, 33}, {6, 50, 7}, {3, 129, 12},
-                             {4, 320, 1024}, {1, 576, 256}, {1, 1000, 43}, {2, 48, 45}, {1, 16, 9}, {3, 80, 21},
-                             // Batched products (the panel cores): 8 to 40 rows, edge depths
-                             // and output counts around the 16-output panel.
-                             {8, 33, 17},  {16, 64, 16}, {17, 35, 15}, {32, 256, 40},
-                             {40, 321, 33}, {23, 5, 70}, {19, 160, 1}};
+inline constexpr Shape kShapes[] = {{1, 1, 1},
+                                    {1, 3, 5},
+                                    {2, 15, 4},
+                                    {1, 16, 7},
+                                    {3, 17, 9},
+                                    {1, 31, 3},
+                                    {1, 32, 64},
+                                    {2, 33, 65},
+                                    {1, 63, 66},
+                                    {4, 64, 4},
+                                    {1, 65, 1},
+                                    {2, 127, 130},
+                                    {1, 128, 5},
+                                    {1, 160, 640},
+                                    {5, 64, 33},
+                                    {6, 50, 7},
+                                    {3, 129, 12},
+                                    {4, 320, 1024},
+                                    {1, 576, 256},
+                                    {1, 1000, 43},
+                                    {2, 48, 45},
+                                    {1, 16, 9},
+                                    {3, 80, 21},
+                                    // Batched products (the panel cores): 8 to 40 rows, edge depths
+                                    // and output counts around the 16-output panel.
+                                    {8, 33, 17},
+                                    {16, 64, 16},
+                                    {17, 35, 15},
+                                    {32, 256, 40},
+                                    {40, 321, 33},
+                                    {23, 5, 70},
+                                    {19, 160, 1}};
 
 inline std::vector<int8_t> RandomS8(std::mt19937* rng, size_t n, bool extremes) {
   std::uniform_int_distribution<int> dist(-128, 127);

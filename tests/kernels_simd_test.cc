@@ -60,8 +60,8 @@ TEST_P(SimdKernelsTest, HybridS8BitExact) {
         const bool with_bias = variant & 1, accumulate = variant & 2;
         std::vector<float> expected = initial, actual = initial;
         // Odd variants: the scratch of a batched session (more rows at once).
-        const int32_t scratch_rows = variant == 1 || variant == 3 ? kHybridBatchScratchRows
-                                                                  : kHybridScratchRows;
+        const int32_t scratch_rows =
+            variant == 1 || variant == 3 ? kHybridBatchScratchRows : kHybridScratchRows;
         std::vector<int8_t> scratch(static_cast<size_t>(scratch_rows) * s.depth);
         ref_.fully_connected_s8_hybrid(s.rows, s.depth, s.out, x.data(), w.data(), scales.data(),
                                        with_bias ? bias.data() : nullptr, expected.data(),
@@ -115,7 +115,8 @@ TEST_P(SimdKernelsTest, HybridQuantizationEdgesBitExact) {
     simd_->fully_connected_s8_hybrid(1, depth, out, x.data(), w.data(), scales.data(), nullptr,
                                      actual.data(), false, actual_q.data(), kHybridScratchRows);
     EXPECT_EQ(actual_q, expected_q) << "first value " << x[0];
-    EXPECT_EQ(memcmp(actual.data(), expected.data(), out * sizeof(float)), 0) << "first value " << x[0];
+    EXPECT_EQ(memcmp(actual.data(), expected.data(), out * sizeof(float)), 0)
+        << "first value " << x[0];
   }
 }
 
@@ -131,7 +132,8 @@ TEST_P(SimdKernelsTest, IntegerColumnBlockBitExact) {
       // Shifts over the whole range, offsets that push them past both clamps, sums that saturate.
       const auto shift = RandomS32(&rng, s.out, -31, 30);
       const auto bias = RandomS32(&rng, s.out, -(1 << 30), 1 << 30);
-      const auto initial = RandomS32(&rng, static_cast<size_t>(s.rows) * s.out, -0x7fffffff, 0x7fffffff);
+      const auto initial =
+          RandomS32(&rng, static_cast<size_t>(s.rows) * s.out, -0x7fffffff, 0x7fffffff);
       for (int variant = 0; variant < 16; ++variant) {
         const bool with_bias = variant & 1, accumulate = variant & 2;
         const int32_t offsets[4] = {2, -3, 40, -40};
@@ -175,11 +177,10 @@ TEST_P(SimdKernelsTest, EmbeddingProductBitExact) {
       for (int32_t r = 0; r < s.rows; ++r) ids[r] = (first + r) % vocab;
       for (int with_bias = 0; with_bias < 2; ++with_bias) {
         std::vector<int32_t> expected(static_cast<size_t>(s.rows) * s.out, 7), actual = expected;
-        ref_.embedding_fully_connected_s8_s32(s.rows, ids.data(), table.data(),
-                                              row_multiplier.data(), row_shift.data(), s.depth,
-                                              s.out, w.data(), stride, multiplier.data(),
-                                              shift.data(), with_bias ? bias.data() : nullptr,
-                                              expected.data());
+        ref_.embedding_fully_connected_s8_s32(
+            s.rows, ids.data(), table.data(), row_multiplier.data(), row_shift.data(), s.depth,
+            s.out, w.data(), stride, multiplier.data(), shift.data(),
+            with_bias ? bias.data() : nullptr, expected.data());
         simd_->embedding_fully_connected_s8_s32(
             s.rows, ids.data(), table.data(), row_multiplier.data(), row_shift.data(), s.depth,
             s.out, w.data(), stride, multiplier.data(), shift.data(),
@@ -200,7 +201,9 @@ TEST_P(SimdKernelsTest, IntegerAttentionProductsBitExact) {
         // kind 3: memory 2^8 m, weights +-2^14: each sum is 2^22 times an integer, an exact tie
         // of the context's rounding whenever that integer is odd (both signs).
         const auto draw = [&] {
-          return static_cast<int16_t>(kind == 1 ? -32768 : kind == 3 ? 256 * any8(rng) : any16(rng));
+          return static_cast<int16_t>(kind == 1   ? -32768
+                                      : kind == 3 ? 256 * any8(rng)
+                                                  : any16(rng));
         };
         std::vector<int16_t> memory(static_cast<size_t>(count) * dim), query(dim), weights(count);
         for (int16_t& v : memory) v = draw();
@@ -209,19 +212,22 @@ TEST_P(SimdKernelsTest, IntegerAttentionProductsBitExact) {
         for (int16_t& w : weights) w = static_cast<int16_t>(kind >= 2 ? 0 : weight(rng) / count);
         if (kind == 2) weights[count / 2] = 32767;
         if (kind == 3) {
-          for (int32_t s = 0; s < count; ++s) weights[s] = static_cast<int16_t>(s % 3 ? 16384 : -16384);
+          for (int32_t s = 0; s < count; ++s)
+            weights[s] = static_cast<int16_t>(s % 3 ? 16384 : -16384);
         }
         for (int32_t to_q20 : {-40, -23, -2, 0, 3, 20}) {
           const int32_t lo = count / 3, hi = count - 1;
           std::vector<int32_t> expected(count + 1, 9), actual(count + 1, 9);
           ref_.score_window_s16(query.data(), memory.data(), dim, lo, hi, to_q20, expected.data());
           simd_->score_window_s16(query.data(), memory.data(), dim, lo, hi, to_q20, actual.data());
-          ASSERT_EQ(actual, expected) << "scores dim " << dim << " count " << count << " shift " << to_q20;
+          ASSERT_EQ(actual, expected)
+              << "scores dim " << dim << " count " << count << " shift " << to_q20;
         }
         std::vector<int8_t> expected(dim + 1, 9), actual(dim + 1, 9);
         ref_.context_s16_s8(count, weights.data(), memory.data(), dim, expected.data());
         simd_->context_s16_s8(count, weights.data(), memory.data(), dim, actual.data());
-        ASSERT_EQ(actual, expected) << "context dim " << dim << " count " << count << " kind " << kind;
+        ASSERT_EQ(actual, expected)
+            << "context dim " << dim << " count " << count << " kind " << kind;
         // Any int16 weights (the kernel's sums are exact whatever their sign or size).
         for (int16_t& w : weights) w = draw();
         ref_.context_s16_s8(count, weights.data(), memory.data(), dim, expected.data());
@@ -251,8 +257,8 @@ TEST_P(SimdKernelsTest, IntegerNarrowingBitExact) {
   std::mt19937 rng(909);
   std::uniform_int_distribution<int32_t> any32(INT32_MIN, INT32_MAX);
   std::uniform_int_distribution<int> any16(-32768, 32767);
-  const int32_t edges32[] = {INT32_MIN, INT32_MIN + 1, -65536, -32769, -32768, -1, 0, 1, 32767,
-                             32768, 65535, INT32_MAX - 1, INT32_MAX};
+  const int32_t edges32[] = {INT32_MIN, INT32_MIN + 1, -65536, -32769, -32768,        -1,       0,
+                             1,         32767,         32768,  65535,  INT32_MAX - 1, INT32_MAX};
   for (int32_t n : {1, 7, 15, 16, 17, 33, 100, 1024}) {
     std::vector<int32_t> x32(n);
     std::vector<int16_t> x16(n);
@@ -276,7 +282,8 @@ TEST_P(SimdKernelsTest, IntegerNarrowingBitExact) {
 // int8-full's cell arithmetic: every int16 input of tanh at every int-bits value a model can
 // use, and LSTM cells with random and extreme gates and states at every cell format.
 
-INSTANTIATE_TEST_SUITE_P(Levels, SimdKernelsTest, ::testing::ValuesIn(SupportedLevels()), LevelName);
+INSTANTIATE_TEST_SUITE_P(Levels, SimdKernelsTest, ::testing::ValuesIn(SupportedLevels()),
+                         LevelName);
 GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(SimdKernelsTest);
 
 TEST(SimdLevelTest, DetectionAndRefusal) {

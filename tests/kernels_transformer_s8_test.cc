@@ -32,7 +32,8 @@ std::vector<double> LayerNormExact(const std::vector<int32_t>& x, int32_t frac) 
   // The kernel's variance is at least one unit of its input squared.
   const double variance = std::max(var + eps, std::ldexp(1.0, -2 * frac));
   std::vector<double> z(x.size());
-  for (size_t i = 0; i < x.size(); ++i) z[i] = (std::ldexp(x[i], -frac) - mean) / std::sqrt(variance);
+  for (size_t i = 0; i < x.size(); ++i)
+    z[i] = (std::ldexp(x[i], -frac) - mean) / std::sqrt(variance);
   return z;
 }
 
@@ -63,9 +64,9 @@ TEST(TransformerKernels, LayerNormMatchesRealArithmetic) {
           const double z = exact[i];
           const double want = z * std::ldexp(gain[i], -20) + std::ldexp(shift[i], -20);
           const double g = 1 + std::ldexp(std::abs(gain[i]), -20);
-          const double tolerance = g * (4e-6 * (1 + std::fabs(z)) + 1 / std::sqrt(var) +
-                                        std::fabs(z) / var) +
-                                   (magnitude > (1 << 24) ? 1e-4 * std::fabs(z) : 0.0);
+          const double tolerance =
+              g * (4e-6 * (1 + std::fabs(z)) + 1 / std::sqrt(var) + std::fabs(z) / var) +
+              (magnitude > (1 << 24) ? 1e-4 * std::fabs(z) : 0.0);
           ASSERT_NEAR(std::ldexp(y[i], -20), want, tolerance)
               << "n " << n << " frac " << frac << " magnitude " << magnitude << " i " << i;
         }
@@ -127,8 +128,17 @@ TEST(TransformerKernels, InverseSqrtAndDivision) {
 }
 
 TEST(TransformerKernels, RequantizationAndResidualAreTheirDefinition) {
-  const std::vector<int32_t> x = {0, 1, -1, 1 << 12, -(1 << 12), (3 << 12) / 2, -(3 << 12) / 2,
-                                  fxp::kInt32Max, fxp::kInt32Min, 200 << 13, -(200 << 13)};
+  const std::vector<int32_t> x = {0,
+                                  1,
+                                  -1,
+                                  1 << 12,
+                                  -(1 << 12),
+                                  (3 << 12) / 2,
+                                  -(3 << 12) / 2,
+                                  fxp::kInt32Max,
+                                  fxp::kInt32Min,
+                                  200 << 13,
+                                  -(200 << 13)};
   std::vector<int8_t> y(x.size()), relu(x.size());
   ref_requantize_s32_s8(static_cast<int32_t>(x.size()), x.data(), 13, false, y.data());
   ref_requantize_s32_s8(static_cast<int32_t>(x.size()), x.data(), 13, true, relu.data());
@@ -162,7 +172,8 @@ TEST(TransformerKernels, AttentionProductsAreExact) {
   for (int8_t& v : q) v = static_cast<int8_t>(byte(rng));
   std::vector<int32_t> scores(n);
   const int32_t multiplier = 1518500250, shift = -3;
-  ref_attention_scores_s8(n, q.data(), pointers.data(), offset, dim, multiplier, shift, scores.data());
+  ref_attention_scores_s8(n, q.data(), pointers.data(), offset, dim, multiplier, shift,
+                          scores.data());
   for (int32_t j = 0; j < n; ++j) {
     int32_t dot = 0;
     for (int32_t i = 0; i < dim; ++i) dot += q[i] * rows[j][offset + i];
@@ -176,7 +187,8 @@ TEST(TransformerKernels, AttentionProductsAreExact) {
   for (int32_t i = 0; i < dim; ++i) {
     int64_t sum = 0;
     for (int32_t j = 0; j < n; ++j) sum += weights[j] * rows[j][offset + i];
-    EXPECT_EQ(out[i], fxp::SaturateToInt8(static_cast<int32_t>(fxp::RoundingDivideByPOT64(sum, 15))));
+    EXPECT_EQ(out[i],
+              fxp::SaturateToInt8(static_cast<int32_t>(fxp::RoundingDivideByPOT64(sum, 15))));
   }
 }
 
@@ -241,7 +253,8 @@ TEST(TransformerKernels, EveryBackendIsBitExactWithTheReference) {
         for (bool relu : {false, true}) {
           ref.requantize_s32_s8(m, x.data(), shift, relu, want8.data());
           simd->requantize_s32_s8(m, x.data(), shift, relu, got8.data());
-          ASSERT_TRUE(std::equal(want8.begin(), want8.begin() + m, got8.begin())) << shift << " " << m;
+          ASSERT_TRUE(std::equal(want8.begin(), want8.begin() + m, got8.begin()))
+              << shift << " " << m;
         }
         std::vector<int16_t> r_want(n), r_got(n);
         for (int32_t i = 0; i < n; ++i) r_want[i] = r_got[i] = static_cast<int16_t>(x[i] >> 9);
@@ -265,8 +278,10 @@ TEST(TransformerKernels, EveryBackendIsBitExactWithTheReference) {
     for (int32_t dim : {1, 5, 8, 16, 24, 32, 48}) {
       for (int32_t count : {1, 3, 41}) {
         std::vector<int32_t> s_want(count), s_got(count);
-        ref.attention_scores_s8(count, q.data(), pointers.data(), 40, dim, 1518500250, 2, s_want.data());
-        simd->attention_scores_s8(count, q.data(), pointers.data(), 40, dim, 1518500250, 2, s_got.data());
+        ref.attention_scores_s8(count, q.data(), pointers.data(), 40, dim, 1518500250, 2,
+                                s_want.data());
+        simd->attention_scores_s8(count, q.data(), pointers.data(), 40, dim, 1518500250, 2,
+                                  s_got.data());
         ASSERT_EQ(s_got, s_want) << dim << " " << count;
         std::vector<int8_t> c_want(dim), c_got(dim);
         ref.attention_context_s8(count, weights.data(), pointers.data(), 40, dim, c_want.data());
@@ -289,14 +304,15 @@ TEST(TransformerKernels, NormGeluAndEmbeddingAreBitExactOnEveryBackend) {
     if (GetSimdKernelTable(level, &simd) != Status::kOk) continue;
     SCOPED_TRACE(SimdLevelName(level));
     for (int32_t n : {1, 3, 4, 7, 8, 9, 16, 31, 77, 128, 515, 4096}) {
-      for (int64_t magnitude : {int64_t{3}, int64_t{1} << 12, int64_t{1} << 24, int64_t{1} << 29,
-                                int64_t{1} << 31}) {
+      for (int64_t magnitude :
+           {int64_t{3}, int64_t{1} << 12, int64_t{1} << 24, int64_t{1} << 29, int64_t{1} << 31}) {
         std::uniform_int_distribution<int64_t> value(-magnitude, magnitude - 1);
         std::uniform_int_distribution<int32_t> wide(-(1 << 22), 1 << 22);
         std::vector<int32_t> x(n), gain(n), shift(n), want(n), got(n);
         const int32_t offset = wide(rng) * 64;
         for (int32_t i = 0; i < n; ++i) {
-          x[i] = static_cast<int32_t>(std::clamp<int64_t>(value(rng) + offset, fxp::kInt32Min, fxp::kInt32Max));
+          x[i] = static_cast<int32_t>(
+              std::clamp<int64_t>(value(rng) + offset, fxp::kInt32Min, fxp::kInt32Max));
           gain[i] = wide(rng) * (i % 5 == 0 ? 256 : 1);
           shift[i] = wide(rng) * (i % 7 == 0 ? 500 : 1);
         }
@@ -317,9 +333,11 @@ TEST(TransformerKernels, NormGeluAndEmbeddingAreBitExactOnEveryBackend) {
     }
     // GELU: every 97th Q11.20 value over [-6, 6], the table's edges, and int32's extremes.
     std::vector<int32_t> g;
-    for (int64_t v = -(int64_t{6} << 20); v <= (int64_t{6} << 20); v += 97) g.push_back(static_cast<int32_t>(v));
-    for (int32_t v : std::initializer_list<int32_t>{-(4 << 20) - 1, -(4 << 20), -(4 << 20) + 1, (4 << 20) - 1, 4 << 20, (4 << 20) + 1,
-                      fxp::kInt32Min, fxp::kInt32Max, -1, 0, 1})
+    for (int64_t v = -(int64_t{6} << 20); v <= (int64_t{6} << 20); v += 97)
+      g.push_back(static_cast<int32_t>(v));
+    for (int32_t v : std::initializer_list<int32_t>{-(4 << 20) - 1, -(4 << 20), -(4 << 20) + 1,
+                                                    (4 << 20) - 1, 4 << 20, (4 << 20) + 1,
+                                                    fxp::kInt32Min, fxp::kInt32Max, -1, 0, 1})
       g.push_back(v);
     const int32_t gn = static_cast<int32_t>(g.size());
     std::vector<int8_t> want8(gn), got8(gn);
@@ -327,7 +345,8 @@ TEST(TransformerKernels, NormGeluAndEmbeddingAreBitExactOnEveryBackend) {
       for (int32_t m : std::initializer_list<int32_t>{gn, 1, 5, 31, 33}) {
         ref.gelu_s32_s8(m, g.data() + gn - m, shift, want8.data());
         simd->gelu_s32_s8(m, g.data() + gn - m, shift, got8.data());
-        ASSERT_TRUE(std::equal(want8.begin(), want8.begin() + m, got8.begin())) << shift << " " << m;
+        ASSERT_TRUE(std::equal(want8.begin(), want8.begin() + m, got8.begin()))
+            << shift << " " << m;
       }
     }
     // Embedding rows: scales from 2^-10 to 2^6 of Q11.20, so both shift directions.
@@ -340,7 +359,8 @@ TEST(TransformerKernels, NormGeluAndEmbeddingAreBitExactOnEveryBackend) {
       std::vector<int32_t> row_multiplier(rows), row_shift(rows);
       for (int32_t r = 0; r < rows; ++r) {
         int s = 0;
-        ASSERT_TRUE(fxp::QuantizeMultiplier(std::ldexp(1.0 + r / 7.0, 20 - 10 + 4 * r), &row_multiplier[r], &s));
+        ASSERT_TRUE(fxp::QuantizeMultiplier(std::ldexp(1.0 + r / 7.0, 20 - 10 + 4 * r),
+                                            &row_multiplier[r], &s));
         row_shift[r] = s;
       }
       for (double scale : {std::sqrt(128.0), 0.3}) {
@@ -350,10 +370,10 @@ TEST(TransformerKernels, NormGeluAndEmbeddingAreBitExactOnEveryBackend) {
         const int32_t ids[6] = {4, 0, 3, 3, 1, 2};
         const int32_t stride = dim + 3;
         std::vector<int32_t> want(6 * stride, 7), got(6 * stride, 7);
-        ref.embedding_lookup_s8_s32(6, ids, table.data(), row_multiplier.data(), row_shift.data(), dim,
-                                    scale_multiplier, scale_shift, want.data(), stride);
-        simd->embedding_lookup_s8_s32(6, ids, table.data(), row_multiplier.data(), row_shift.data(), dim,
-                                      scale_multiplier, scale_shift, got.data(), stride);
+        ref.embedding_lookup_s8_s32(6, ids, table.data(), row_multiplier.data(), row_shift.data(),
+                                    dim, scale_multiplier, scale_shift, want.data(), stride);
+        simd->embedding_lookup_s8_s32(6, ids, table.data(), row_multiplier.data(), row_shift.data(),
+                                      dim, scale_multiplier, scale_shift, got.data(), stride);
         ASSERT_EQ(got, want) << dim << " " << scale;
       }
     }

@@ -38,7 +38,8 @@ std::vector<float> Random(std::mt19937* rng, size_t n) {
 }
 
 // y = W x (+ b) for W [rows, cols] row-major.
-Vec MatVec(const converter::FloatTensor& w, const float* x, const converter::FloatTensor* b = nullptr) {
+Vec MatVec(const converter::FloatTensor& w, const float* x,
+           const converter::FloatTensor* b = nullptr) {
   const size_t rows = static_cast<size_t>(w.shape[0]), cols = static_cast<size_t>(w.shape[1]);
   Vec y(rows, 0.0);
   for (size_t r = 0; r < rows; ++r) {
@@ -91,7 +92,9 @@ void CheckCell(CellType cell_type) {
   binding.input_size = in;
   binding.hidden_size = H;
   auto memory = PlanAndPrepare(
-      [&](Arena* a) { return cell.Prepare(numerics.get(), loaded->model, binding, rows, true, a, &detail); },
+      [&](Arena* a) {
+        return cell.Prepare(numerics.get(), loaded->model, binding, rows, true, a, &detail);
+      },
       &arena);
   std::mt19937 rng(3);
   const std::vector<float> x = Random(&rng, rows * in), h = Random(&rng, rows * H),
@@ -102,8 +105,8 @@ void CheckCell(CellType cell_type) {
             lstm ? c_out.data() : nullptr);
   // In place gives the same result.
   std::vector<float> h_inplace = h, c_inplace = c;
-  cell.Step(rows, x.data(), h_inplace.data(), lstm ? c_inplace.data() : nullptr,
-            h_inplace.data(), lstm ? c_inplace.data() : nullptr);
+  cell.Step(rows, x.data(), h_inplace.data(), lstm ? c_inplace.data() : nullptr, h_inplace.data(),
+            lstm ? c_inplace.data() : nullptr);
   const auto& w_ih = loaded->Tensor("decoder.layers.1.weight_ih");
   const auto& w_hh = loaded->Tensor("decoder.layers.1.weight_hh");
   const auto& b_ih = loaded->Tensor("decoder.layers.1.bias_ih");
@@ -160,7 +163,9 @@ TEST_P(AttentionTest, MatchesHandComputation) {
   OwnedErrorDetail detail;
   Arena arena;
   auto memory = PlanAndPrepare(
-      [&](Arena* a) { return attention.Prepare(numerics.get(), loaded->model, 7, rows, 1, a, &detail); },
+      [&](Arena* a) {
+        return attention.Prepare(numerics.get(), loaded->model, 7, rows, 1, a, &detail);
+      },
       &arena);
   std::mt19937 rng(8);
   const std::vector<float> states = Random(&rng, S * E);
@@ -179,10 +184,11 @@ TEST_P(AttentionTest, MatchesHandComputation) {
         const float* hs = &states[s * E];
         if (param.type == AttentionType::kBahdanau || param.score == ScoreType::kConcat) {
           const Vec wq = MatVec(tensor("attn.query.weight"), q);
-          const Vec wk = MatVec(tensor("attn.key.weight"), hs,
-                                param.type == AttentionType::kBahdanau ? &tensor("attn.key.bias")
-                                                                       : nullptr);
-          for (int32_t j = 0; j < A; ++j) scores[s] += tensor("attn.v.weight").data[j] * tanh(wq[j] + wk[j]);
+          const Vec wk =
+              MatVec(tensor("attn.key.weight"), hs,
+                     param.type == AttentionType::kBahdanau ? &tensor("attn.key.bias") : nullptr);
+          for (int32_t j = 0; j < A; ++j)
+            scores[s] += tensor("attn.v.weight").data[j] * tanh(wq[j] + wk[j]);
         } else if (param.score == ScoreType::kDot) {
           for (int32_t j = 0; j < E; ++j) scores[s] += static_cast<double>(q[j]) * hs[j];
         } else if (param.score == ScoreType::kGeneral) {
@@ -273,8 +279,10 @@ TEST(LayersTest, BridgeMatchesHandComputation) {
   bridge.Apply(source, decoder_cells, hs, cs);
   for (int32_t l = 0; l < 2; ++l) {
     const std::string p = "bridge." + std::to_string(l);
-    const Vec h = MatVec(loaded->Tensor(p + ".h.weight"), fh.data(), &loaded->Tensor(p + ".h.bias"));
-    const Vec c = MatVec(loaded->Tensor(p + ".c.weight"), fc.data(), &loaded->Tensor(p + ".c.bias"));
+    const Vec h =
+        MatVec(loaded->Tensor(p + ".h.weight"), fh.data(), &loaded->Tensor(p + ".h.bias"));
+    const Vec c =
+        MatVec(loaded->Tensor(p + ".c.weight"), fc.data(), &loaded->Tensor(p + ".c.bias"));
     for (int32_t j = 0; j < H; ++j) {
       ASSERT_NEAR(hs[l][j], tanh(h[j]), 1e-5);
       ASSERT_NEAR(cs[l][j], c[j], 1e-5);

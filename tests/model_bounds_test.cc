@@ -71,7 +71,8 @@ void ExpectTranslates(const Model& model) {
   TranslateOptions options;
   options.max_len = 4;
   TranslationResult result;
-  EXPECT_EQ(translator.Translate("ab", 2, options, &result), Status::kOk) << translator.error_detail();
+  EXPECT_EQ(translator.Translate("ab", 2, options, &result), Status::kOk)
+      << translator.error_detail();
 }
 
 // Encoder layer 0's W_ih has src_embed columns: one int8 dot product per gate row.

@@ -76,16 +76,19 @@ TEST(ModelLoad, ChecksQuantizationParameters) {
                       c.config.scheme = QuantScheme::kFloat32;
                     }),
                     Status::kModelTensorInvalid, "float32 model");
-  EXPECT_LOAD_FAILS(LoadMutated([](ModelFileContents& c) { Tensor(c, "generator.bias").scales = {1.0f}; }),
-                    Status::kModelTensorInvalid, "F32 tensor has quantization");
+  EXPECT_LOAD_FAILS(
+      LoadMutated([](ModelFileContents& c) { Tensor(c, "generator.bias").scales = {1.0f}; }),
+      Status::kModelTensorInvalid, "F32 tensor has quantization");
 }
 
 // int8-full LSTM models carry one fixed-point format per cell (docs/INT8.md "Calibration").
 ModelFileContents Int8FullWithFormats() {
   ModelFileContents c = GoodContents();
   c.config.scheme = QuantScheme::kInt8Full;
-  c.activations = {{"encoder.rnn.l0.cell", 4}, {"encoder.rnn.l0_reverse.cell", 3},
-                   {"decoder.layers.0.cell", 5}, {"decoder.layers.1.cell", 6}};
+  c.activations = {{"encoder.rnn.l0.cell", 4},
+                   {"encoder.rnn.l0_reverse.cell", 3},
+                   {"decoder.layers.0.cell", 5},
+                   {"decoder.layers.1.cell", 6}};
   return c;
 }
 
@@ -99,14 +102,16 @@ TEST(ModelLoad, ChecksActivationFormats) {
     EXPECT_EQ(bits, 3);
     ASSERT_EQ(model.FindActivationFormat("decoder.layers.1.cell", &bits), Status::kOk);
     EXPECT_EQ(bits, 6);
-    EXPECT_EQ(model.FindActivationFormat("decoder.layers.2.cell", &bits), Status::kModelTensorMissing);
+    EXPECT_EQ(model.FindActivationFormat("decoder.layers.2.cell", &bits),
+              Status::kModelTensorMissing);
   }
   {  // Float models have none.
     AlignedBuffer buffer(converter::BuildModelFile(GoodContents()));
     Model model;
     ASSERT_EQ(model.Load(buffer.data(), buffer.size()), Status::kOk);
     int32_t bits = 0;
-    EXPECT_EQ(model.FindActivationFormat("decoder.layers.0.cell", &bits), Status::kModelTensorMissing);
+    EXPECT_EQ(model.FindActivationFormat("decoder.layers.0.cell", &bits),
+              Status::kModelTensorMissing);
   }
   auto load = [](const std::function<void(ModelFileContents&)>& mutate) {
     ModelFileContents c = Int8FullWithFormats();
@@ -121,7 +126,9 @@ TEST(ModelLoad, ChecksActivationFormats) {
                     Status::kModelTensorInvalid, "int_bits");
   EXPECT_LOAD_FAILS(load([](ModelFileContents& c) { c.activations.push_back(c.activations[0]); }),
                     Status::kModelTensorInvalid, "twice");
-  EXPECT_LOAD_FAILS(load([](ModelFileContents& c) { c.activations.push_back({"decoder.layers.7.cell", 4}); }),
+  EXPECT_LOAD_FAILS(load([](ModelFileContents& c) {
+                      c.activations.push_back({"decoder.layers.7.cell", 4});
+                    }),
                     Status::kModelTensorInvalid, "decoder.layers.7.cell");
   EXPECT_LOAD_FAILS(load([](ModelFileContents& c) { c.config.scheme = QuantScheme::kInt8Hybrid; }),
                     Status::kModelTensorInvalid, "not used by this config");

@@ -62,11 +62,11 @@ inline TensorRecord& Tensor(ModelFileContents& c, const std::string& name) {
   return c.tensors.front();
 }
 
-#define EXPECT_LOAD_FAILS(result, want_status, want_text)                                  \
-  do {                                                                                     \
-    const ::edgenmt::model_load_testing::LoadResult r_ = (result);                                                        \
-    EXPECT_EQ(r_.status, want_status) << StatusName(r_.status) << ": " << r_.detail;      \
-    EXPECT_NE(r_.detail.find(want_text), std::string::npos) << "detail: " << r_.detail;   \
+#define EXPECT_LOAD_FAILS(result, want_status, want_text)                               \
+  do {                                                                                  \
+    const ::edgenmt::model_load_testing::LoadResult r_ = (result);                      \
+    EXPECT_EQ(r_.status, want_status) << StatusName(r_.status) << ": " << r_.detail;    \
+    EXPECT_NE(r_.detail.find(want_text), std::string::npos) << "detail: " << r_.detail; \
   } while (0)
 
 }  // namespace model_load_testing

@@ -107,11 +107,13 @@ TEST(ModelLoad, RejectsEveryTruncation) {
   // alignment padding, which is harmless to lose).
   size_t used_end = 0;
   for (const auto* b : *schema::GetModel(bytes.data())->buffers()) {
-    used_end = std::max(used_end, static_cast<size_t>(b->data()->data() - bytes.data()) + b->data()->size());
+    used_end = std::max(used_end,
+                        static_cast<size_t>(b->data()->data() - bytes.data()) + b->data()->size());
   }
   ASSERT_GT(used_end, 64u);
   for (size_t cut : {1, 4, 63, 64}) {
-    const std::vector<uint8_t> truncated(bytes.begin(), bytes.begin() + static_cast<long>(used_end - cut));
+    const std::vector<uint8_t> truncated(bytes.begin(),
+                                         bytes.begin() + static_cast<long>(used_end - cut));
     EXPECT_NE(LoadBytes(truncated).status, Status::kOk) << cut;
   }
 }
@@ -179,8 +181,9 @@ TEST(ModelLoad, FormatOneFilesStillLoadTheirRnnOptions) {
 }
 
 TEST(ModelLoad, RejectsFutureAndAncientVersions) {
-  EXPECT_LOAD_FAILS(LoadMutated([](ModelFileContents& c) { c.format_version = kFormatVersion + 1; }),
-                    Status::kModelVersionUnsupported, "file version 3, runtime reads 1..2");
+  EXPECT_LOAD_FAILS(
+      LoadMutated([](ModelFileContents& c) { c.format_version = kFormatVersion + 1; }),
+      Status::kModelVersionUnsupported, "file version 3, runtime reads 1..2");
   EXPECT_LOAD_FAILS(LoadMutated([](ModelFileContents& c) { c.format_version = 0; }),
                     Status::kModelVersionUnsupported, "file version 0");
 }
@@ -198,7 +201,8 @@ TEST(ModelLoad, RejectsMisalignedTensorData) {
     const auto* root = schema::GetModel(bytes.data());
     bool misaligned = false;
     for (const auto* b : *root->buffers()) {
-      misaligned |= static_cast<size_t>(b->data()->data() - bytes.data()) % kModelBufferAlignment != 0;
+      misaligned |=
+          static_cast<size_t>(b->data()->data() - bytes.data()) % kModelBufferAlignment != 0;
     }
     if (!misaligned) continue;
     tested = true;
@@ -218,12 +222,15 @@ TEST(ModelLoad, RejectsAbsurdShapes) {
                       Tensor(c, "generator.weight").shape = {65536, 65536, 65536, 65536};
                     }),
                     Status::kModelTensorInvalid, "generator.weight");
-  EXPECT_LOAD_FAILS(LoadMutated([](ModelFileContents& c) { Tensor(c, "generator.bias").shape = {0}; }),
-                    Status::kModelTensorInvalid, "generator.bias");
-  EXPECT_LOAD_FAILS(LoadMutated([](ModelFileContents& c) { Tensor(c, "generator.bias").shape = {-9}; }),
-                    Status::kModelTensorInvalid, "generator.bias");
-  EXPECT_LOAD_FAILS(LoadMutated([](ModelFileContents& c) { Tensor(c, "generator.bias").shape = {}; }),
-                    Status::kModelTensorInvalid, "rank");
+  EXPECT_LOAD_FAILS(
+      LoadMutated([](ModelFileContents& c) { Tensor(c, "generator.bias").shape = {0}; }),
+      Status::kModelTensorInvalid, "generator.bias");
+  EXPECT_LOAD_FAILS(
+      LoadMutated([](ModelFileContents& c) { Tensor(c, "generator.bias").shape = {-9}; }),
+      Status::kModelTensorInvalid, "generator.bias");
+  EXPECT_LOAD_FAILS(
+      LoadMutated([](ModelFileContents& c) { Tensor(c, "generator.bias").shape = {}; }),
+      Status::kModelTensorInvalid, "rank");
   EXPECT_LOAD_FAILS(LoadMutated([](ModelFileContents& c) {
                       Tensor(c, "generator.bias").shape = {1, 1, 1, 1, 9};
                     }),
@@ -231,10 +238,11 @@ TEST(ModelLoad, RejectsAbsurdShapes) {
 }
 
 TEST(ModelLoad, RejectsBufferSizeMismatch) {
-  EXPECT_LOAD_FAILS(LoadMutated([](ModelFileContents& c) {
-                      Tensor(c, "tgt_embed.weight").data.resize(Tensor(c, "tgt_embed.weight").data.size() - 4);
-                    }),
-                    Status::kModelTensorInvalid, "tgt_embed.weight");
+  EXPECT_LOAD_FAILS(
+      LoadMutated([](ModelFileContents& c) {
+        Tensor(c, "tgt_embed.weight").data.resize(Tensor(c, "tgt_embed.weight").data.size() - 4);
+      }),
+      Status::kModelTensorInvalid, "tgt_embed.weight");
 }
 
 TEST(ModelLoad, RejectsShapesThatDisagreeWithTheConfig) {
@@ -253,18 +261,18 @@ TEST(ModelLoad, RejectsShapesThatDisagreeWithTheConfig) {
 }
 
 TEST(ModelLoad, RejectsMissingExtraAndDuplicateTensors) {
-  EXPECT_LOAD_FAILS(LoadMutated([](ModelFileContents& c) {
-                      c.tensors.erase(c.tensors.begin() + 3);
-                    }),
-                    Status::kModelTensorMissing, GoodContents().tensors[3].name);
+  EXPECT_LOAD_FAILS(
+      LoadMutated([](ModelFileContents& c) { c.tensors.erase(c.tensors.begin() + 3); }),
+      Status::kModelTensorMissing, GoodContents().tensors[3].name);
   EXPECT_LOAD_FAILS(LoadMutated([](ModelFileContents& c) {
                       TensorRecord extra = c.tensors.back();
                       extra.name = "attn.v.weight";
                       c.tensors.push_back(extra);
                     }),
                     Status::kModelTensorInvalid, "attn.v.weight");
-  EXPECT_LOAD_FAILS(LoadMutated([](ModelFileContents& c) { c.tensors.push_back(c.tensors.front()); }),
-                    Status::kModelTensorInvalid, "twice");
+  EXPECT_LOAD_FAILS(
+      LoadMutated([](ModelFileContents& c) { c.tensors.push_back(c.tensors.front()); }),
+      Status::kModelTensorInvalid, "twice");
 }
 
 TEST(ModelLoad, RejectsInvalidConfigs) {
@@ -274,18 +282,20 @@ TEST(ModelLoad, RejectsInvalidConfigs) {
                     Status::kModelConfigInvalid, "enc_layers");
   EXPECT_LOAD_FAILS(LoadMutated([](ModelFileContents& c) { c.config.rnn.dec_hidden = 1 << 21; }),
                     Status::kModelConfigInvalid, "dec_hidden");
-  EXPECT_LOAD_FAILS(LoadMutated([](ModelFileContents& c) { c.config.rnn.cell = static_cast<CellType>(7); }),
-                    Status::kModelConfigInvalid, "cell");
-  EXPECT_LOAD_FAILS(LoadMutated([](ModelFileContents& c) {
-                      c.config.rnn.attention = AttentionType::kNone;
-                    }),
-                    Status::kModelConfigInvalid, "input_feeding");
-  EXPECT_LOAD_FAILS(LoadMutated([](ModelFileContents& c) { c.decoding.nbest = c.decoding.beam + 1; }),
-                    Status::kModelConfigInvalid, "decoding.nbest: ");
+  EXPECT_LOAD_FAILS(
+      LoadMutated([](ModelFileContents& c) { c.config.rnn.cell = static_cast<CellType>(7); }),
+      Status::kModelConfigInvalid, "cell");
+  EXPECT_LOAD_FAILS(
+      LoadMutated([](ModelFileContents& c) { c.config.rnn.attention = AttentionType::kNone; }),
+      Status::kModelConfigInvalid, "input_feeding");
+  EXPECT_LOAD_FAILS(
+      LoadMutated([](ModelFileContents& c) { c.decoding.nbest = c.decoding.beam + 1; }),
+      Status::kModelConfigInvalid, "decoding.nbest: ");
   EXPECT_LOAD_FAILS(LoadMutated([](ModelFileContents& c) { c.decoding.alpha = -1; }),
                     Status::kModelConfigInvalid, "decoding.alpha: must be finite and >= 0");
-  EXPECT_LOAD_FAILS(LoadMutated([](ModelFileContents& c) { c.decoding.min_len = c.decoding.max_len + 1; }),
-                    Status::kModelConfigInvalid, "decoding.min_len: ");
+  EXPECT_LOAD_FAILS(
+      LoadMutated([](ModelFileContents& c) { c.decoding.min_len = c.decoding.max_len + 1; }),
+      Status::kModelConfigInvalid, "decoding.min_len: ");
   EXPECT_LOAD_FAILS(LoadMutated([](ModelFileContents& c) { c.arena_plan.max_src_len = 1000; }),
                     Status::kModelConfigInvalid, "arena_plan.max_src_len");
 }
@@ -293,14 +303,16 @@ TEST(ModelLoad, RejectsInvalidConfigs) {
 TEST(ModelLoad, RejectsBadVocabularies) {
   EXPECT_LOAD_FAILS(LoadMutated([](ModelFileContents& c) { c.src_vocab.tokens.pop_back(); }),
                     Status::kModelVocabularyInvalid, "src_vocab");
-  EXPECT_LOAD_FAILS(LoadMutated([](ModelFileContents& c) { c.tgt_vocab.tokens[6] = c.tgt_vocab.tokens[5]; }),
-                    Status::kModelVocabularyInvalid, "duplicate");
+  EXPECT_LOAD_FAILS(
+      LoadMutated([](ModelFileContents& c) { c.tgt_vocab.tokens[6] = c.tgt_vocab.tokens[5]; }),
+      Status::kModelVocabularyInvalid, "duplicate");
   EXPECT_LOAD_FAILS(LoadMutated([](ModelFileContents& c) { c.tgt_vocab.tokens[6] = ""; }),
                     Status::kModelVocabularyInvalid, "empty");
   EXPECT_LOAD_FAILS(LoadMutated([](ModelFileContents& c) { c.src_vocab.eos_id = 99; }),
                     Status::kModelVocabularyInvalid, "eos_id");
-  EXPECT_LOAD_FAILS(LoadMutated([](ModelFileContents& c) { c.tgt_vocab.bos_id = c.tgt_vocab.eos_id; }),
-                    Status::kModelVocabularyInvalid, "tgt_vocab.eos_id == tgt_vocab.bos_id");
+  EXPECT_LOAD_FAILS(
+      LoadMutated([](ModelFileContents& c) { c.tgt_vocab.bos_id = c.tgt_vocab.eos_id; }),
+      Status::kModelVocabularyInvalid, "tgt_vocab.eos_id == tgt_vocab.bos_id");
 }
 
 }  // namespace

@@ -180,8 +180,8 @@ void CheckNoAllocation(const char* name, QuantScheme scheme,
 TEST(NoAllocationTest, TranslateNeverAllocatesAfterInit) {
   for (const QuantScheme scheme :
        {QuantScheme::kFloat32, QuantScheme::kInt8Hybrid, QuantScheme::kInt8Full}) {
-    for (const char* name : {"global_general", "local_p_general", "local_p_concat", "bahdanau", "none",
-                             "transformer_pre", "transformer_post"}) {
+    for (const char* name : {"global_general", "local_p_general", "local_p_concat", "bahdanau",
+                             "none", "transformer_pre", "transformer_post"}) {
       CheckNoAllocation(name, scheme);
     }
   }
@@ -190,7 +190,8 @@ TEST(NoAllocationTest, TranslateNeverAllocatesAfterInit) {
 // The optimized backends too: XNNPACK's operators are created at Init in the arena (through
 // the allocator given to xnn_initialize) and its products never allocate.
 TEST(NoAllocationTest, OptimizedBackendsNeverAllocateAfterInit) {
-  for (KernelBackend backend : {KernelBackend::kXnnpack, KernelBackend::kSimd, KernelBackend::kAuto}) {
+  for (KernelBackend backend :
+       {KernelBackend::kXnnpack, KernelBackend::kSimd, KernelBackend::kAuto}) {
     if (!KernelBackendAvailable(backend)) continue;
     for (const QuantScheme scheme :
          {QuantScheme::kFloat32, QuantScheme::kInt8Hybrid, QuantScheme::kInt8Full}) {

@@ -39,7 +39,8 @@ converter::Checkpoint NineLayerCheckpoint() {
 // some and record "arena not planned", leaving users a bare "Unsupported" at session time).
 TEST(PlanErrors, TheConverterRefusesModelsTheRuntimeCannotRun) {
   const converter::Checkpoint ckpt = NineLayerCheckpoint();
-  for (QuantScheme scheme : {QuantScheme::kFloat32, QuantScheme::kInt8Hybrid, QuantScheme::kInt8Full}) {
+  for (QuantScheme scheme :
+       {QuantScheme::kFloat32, QuantScheme::kInt8Hybrid, QuantScheme::kInt8Full}) {
     SCOPED_TRACE(static_cast<int>(scheme));
     const converter::ConvertOptions options = testing::CalibratedOptions(scheme, 0, 4);
     std::vector<uint8_t> file;

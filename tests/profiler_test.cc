@@ -17,8 +17,12 @@ namespace {
 
 struct Recorder {
   std::vector<std::pair<bool, ProfileStage>> events;  // (begin?, stage)
-  static void Begin(void* self, ProfileStage s) { static_cast<Recorder*>(self)->events.push_back({true, s}); }
-  static void End(void* self, ProfileStage s) { static_cast<Recorder*>(self)->events.push_back({false, s}); }
+  static void Begin(void* self, ProfileStage s) {
+    static_cast<Recorder*>(self)->events.push_back({true, s});
+  }
+  static void End(void* self, ProfileStage s) {
+    static_cast<Recorder*>(self)->events.push_back({false, s});
+  }
   int Count(ProfileStage stage) const {
     int n = 0;
     for (const auto& e : events) n += e.first && e.second == stage;
@@ -26,7 +30,9 @@ struct Recorder {
   }
 };
 
-std::string Golden(const char* name) { return std::string(EDGENMT_TEST_DATA_DIR) + "/golden/" + name; }
+std::string Golden(const char* name) {
+  return std::string(EDGENMT_TEST_DATA_DIR) + "/golden/" + name;
+}
 
 // Translates `word` with beam `beam`; returns the best text and the decoder step count.
 std::pair<std::string, int32_t> Translate(const Model& model, const char* word, int32_t beam) {
@@ -86,7 +92,8 @@ TEST(ProfilerTest, StagesAreNestedCountedAndChangeNothing) {
       EXPECT_EQ(recorder.Count(ProfileStage::kSearch), 1) << name;
       EXPECT_EQ(recorder.Count(ProfileStage::kDecoderStep), steps) << name;
       EXPECT_EQ(recorder.Count(ProfileStage::kRecurrentCell),
-                steps * loaded->model.config().dec_layers) << name;  // one call per layer
+                steps * loaded->model.config().dec_layers)
+          << name;  // one call per layer
       EXPECT_EQ(recorder.Count(ProfileStage::kOutputProjection), steps) << name;
       // attend + the attentional layer per step; without attention only the latter.
       EXPECT_EQ(recorder.Count(ProfileStage::kAttention), (attention ? 2 : 1) * steps) << name;
@@ -115,11 +122,14 @@ TEST(ProfilerTest, KernelOperationListing) {
     const std::string name = KernelOperationName(i);
     const bool packed = name.find("pack") != std::string::npos;
     // xnnpack computes float32 models only: the float operations and its packed product.
-    const bool float_op = name.find("_f32") != std::string::npos && name.find("s8") == std::string::npos;
+    const bool float_op =
+        name.find("_f32") != std::string::npos && name.find("s8") == std::string::npos;
     EXPECT_EQ(KernelOperationImplemented(KernelBackend::kReference, i), !packed) << name;
     for (KernelBackend b : kKernelBackends) {
       bool expected = KernelBackendAvailable(b);
-      if (packed) expected = expected && xnnpack && b != KernelBackend::kReference && b != KernelBackend::kSimd;
+      if (packed)
+        expected =
+            expected && xnnpack && b != KernelBackend::kReference && b != KernelBackend::kSimd;
       if (b == KernelBackend::kXnnpack) expected = expected && float_op;
       EXPECT_EQ(KernelOperationImplemented(b, i), expected) << KernelBackendName(b) << " " << name;
       const std::string provider = KernelOperationProvider(b, i);

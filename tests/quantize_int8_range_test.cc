@@ -18,8 +18,8 @@ constexpr int32_t kOne = 1 << 20;  // 1.0 in Q11.20
 // n values evenly spread over [-1, 1] in Q11.20.
 std::vector<int32_t> Spread(int n) {
   std::vector<int32_t> v(static_cast<size_t>(n));
-  for (int i = 0; i < n; ++i) v[static_cast<size_t>(i)] = -kOne + static_cast<int32_t>(
-      (2.0 * kOne * i) / (n - 1));
+  for (int i = 0; i < n; ++i)
+    v[static_cast<size_t>(i)] = -kOne + static_cast<int32_t>((2.0 * kOne * i) / (n - 1));
   return v;
 }
 
@@ -51,8 +51,9 @@ TEST(Int8RangeErrors, ClipsARareOutlierThatTheMaxRuleWouldHold) {
   e.Add(0, v.data(), static_cast<int64_t>(v.size()), false);
   // The max rule keeps 1.5 (2^1 > 1.5 * kInt8Headroom); by error, one clipped value costs
   // (1.5 - 127/128)^2 = 0.26, less than doubling the step for 100,001 others.
-  EXPECT_EQ(PowerOfTwoIntegerBits(1.5, kInt8Headroom, kMinTransformerInt8IntBits,
-                                  kMaxTransformerIntBits), 1);
+  EXPECT_EQ(
+      PowerOfTwoIntegerBits(1.5, kInt8Headroom, kMinTransformerInt8IntBits, kMaxTransformerIntBits),
+      1);
   EXPECT_EQ(e.Best(0, 99), 0);
   // A hundred such values outweigh the step.
   Int8RangeErrors many = OneSlot(1);
@@ -78,8 +79,8 @@ TEST(Int8RangeErrors, ReluSkipsNegatives) {
 
 TEST(Int8RangeErrors, CandidatesStayInTheAllowedRangeAndTiesGoWider) {
   Int8RangeErrors e;
-  e.Reset({kMinTransformerInt8IntBits + 1}, {kMinTransformerInt8IntBits},
-          {kMaxTransformerIntBits}, {true});
+  e.Reset({kMinTransformerInt8IntBits + 1}, {kMinTransformerInt8IntBits}, {kMaxTransformerIntBits},
+          {true});
   const std::vector<int32_t> v = {kOne / 1024, kOne / 512};
   e.Add(0, v.data(), static_cast<int64_t>(v.size()), false);
   EXPECT_EQ(e.error(0, kMinTransformerInt8IntBits - 1), -1);  // below the allowed range

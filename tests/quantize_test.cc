@@ -83,7 +83,8 @@ TEST(Requant, MultipliersReproduceTheRealFactor) {
     EXPECT_LE(std::fabs(back - real) / real, 1e-9) << i;
     // Applying it to an accumulator equals the real product to within 1 LSB.
     const int32_t acc = 12345;
-    EXPECT_NEAR(fxp::MultiplyByQuantizedMultiplier(acc, r.multiplier[i], r.shift[i]), acc * real, 1.0);
+    EXPECT_NEAR(fxp::MultiplyByQuantizedMultiplier(acc, r.multiplier[i], r.shift[i]), acc * real,
+                1.0);
   }
   EXPECT_THROW(ComputeRequantMultipliers({1e30f}, 1e30f, 1e-30f, 0), ConvertError);
 }

@@ -45,8 +45,8 @@ TEST(RobustnessModel, EveryTruncationAtASixteenthIsRefused) {
   for (const NamedFile& f : SweepFiles()) {
     for (size_t k = 0; k < 16; ++k) {
       const size_t size = f.bytes.size() * k / 16;
-      const Outcome o = LoadAndUse(f.bytes.data(), size,
-                                   f.name + " truncated to " + std::to_string(k) + "/16");
+      const Outcome o =
+          LoadAndUse(f.bytes.data(), size, f.name + " truncated to " + std::to_string(k) + "/16");
       EXPECT_NE(o.status, Status::kOk) << f.name << " truncated to " << size << " bytes loaded";
       if (k == 0) EXPECT_REFUSED(o, Status::kInvalidArgument, "empty");
     }
@@ -77,7 +77,8 @@ TEST(RobustnessModel, SeededRandomByteFlipsNeverCrash) {
   std::string histogram;
   for (const auto& [name, count] : by_status) histogram += name + "=" + std::to_string(count) + " ";
   RecordProperty("outcomes", histogram);
-  printf("byte flips: %d refused, %d loaded (changed weights); %s\n", refused, loaded, histogram.c_str());
+  printf("byte flips: %d refused, %d loaded (changed weights); %s\n", refused, loaded,
+         histogram.c_str());
   EXPECT_GT(refused, 0);
 }
 
@@ -112,8 +113,9 @@ TEST(RobustnessModel, EmptyAndTinyFilesAreRefused) {
 TEST(RobustnessModel, MisalignedModelBufferIsAnArgumentError) {
   const NamedFile f = SweepFiles().front();
   for (size_t offset : {1, 2, 4, 8, 16, 32, 48, 63}) {
-    EXPECT_REFUSED(LoadAndUse(f.bytes.data(), f.bytes.size(), "offset " + std::to_string(offset), offset),
-                   Status::kInvalidArgument, "aligned");
+    EXPECT_REFUSED(
+        LoadAndUse(f.bytes.data(), f.bytes.size(), "offset " + std::to_string(offset), offset),
+        Status::kInvalidArgument, "aligned");
   }
 }
 
@@ -165,8 +167,8 @@ TEST(RobustnessModel, AbsurdTensorDimsAreRefusedByName) {
 
 TEST(RobustnessModel, AbsurdConfigValuesAreRefused) {
   struct Case {
-    flatbuffers::voffset_t field;       // in Config
-    flatbuffers::voffset_t rnn_field;   // in Config.rnn (0: a common field)
+    flatbuffers::voffset_t field;      // in Config
+    flatbuffers::voffset_t rnn_field;  // in Config.rnn (0: a common field)
     const char* name;
   };
   const Case cases[] = {
@@ -185,11 +187,12 @@ TEST(RobustnessModel, AbsurdConfigValuesAreRefused) {
       // A Transformer has no RNN part (its own fields are checked by transformer_model_test).
       if (f.transformer && c.rnn_field != 0) continue;
       for (int32_t value : {0, -7, INT32_MIN, INT32_MAX, kMaxModelDim + 1}) {
-        const std::vector<uint8_t> bytes = c.rnn_field != 0
-                                               ? WithRnnConfigInt(f.bytes, c.rnn_field, c.field, value)
-                                               : WithConfigInt(f.bytes, c.field, value);
+        const std::vector<uint8_t> bytes =
+            c.rnn_field != 0 ? WithRnnConfigInt(f.bytes, c.rnn_field, c.field, value)
+                             : WithConfigInt(f.bytes, c.field, value);
         const Outcome o = LoadAndUse(bytes, f.name + " " + c.name + "=" + std::to_string(value));
-        EXPECT_EQ(o.status, Status::kModelConfigInvalid) << c.name << "=" << value << ": " << o.detail;
+        EXPECT_EQ(o.status, Status::kModelConfigInvalid)
+            << c.name << "=" << value << ": " << o.detail;
         EXPECT_NE(o.detail.find(c.name), std::string::npos) << o.detail;
       }
     }
@@ -235,18 +238,21 @@ TEST(RobustnessModel, ConfigThatDisagreesWithTheTensorsIsRefused) {
     // More layers than tensors: the first missing tensor of the new layer (bridge.N.* or
     // decoder.layers.N.*) is named.
     if (config->dec_layers() < kMaxModelLayers) {
-      EXPECT_REFUSED(LoadAndUse(WithConfigInt(f.bytes, fb::Config::VT_DEC_LAYERS, config->dec_layers() + 1),
-                                f.name + " dec_layers+1"),
-                     Status::kModelTensorMissing, "." + std::to_string(config->dec_layers()) + ".");
+      EXPECT_REFUSED(
+          LoadAndUse(WithConfigInt(f.bytes, fb::Config::VT_DEC_LAYERS, config->dec_layers() + 1),
+                     f.name + " dec_layers+1"),
+          Status::kModelTensorMissing, "." + std::to_string(config->dec_layers()) + ".");
     }
     // Vocabulary sizes are checked against the token lists.
-    EXPECT_REFUSED(LoadAndUse(WithConfigInt(f.bytes, fb::Config::VT_TGT_VOCAB_SIZE, config->tgt_vocab_size() + 1),
+    EXPECT_REFUSED(LoadAndUse(WithConfigInt(f.bytes, fb::Config::VT_TGT_VOCAB_SIZE,
+                                            config->tgt_vocab_size() + 1),
                               f.name + " tgt_vocab_size+1"),
                    Status::kModelVocabularyInvalid, "tgt_vocab");
     // A smaller max_src_len than the location score width / arena plan.
     if (config->max_src_len() > 1) {
-      const Outcome o = LoadAndUse(WithConfigInt(f.bytes, fb::Config::VT_MAX_SRC_LEN, config->max_src_len() - 1),
-                                   f.name + " max_src_len-1");
+      const Outcome o =
+          LoadAndUse(WithConfigInt(f.bytes, fb::Config::VT_MAX_SRC_LEN, config->max_src_len() - 1),
+                     f.name + " max_src_len-1");
       EXPECT_NE(o.status, Status::kOk) << o.detail;
     }
   }
@@ -269,7 +275,8 @@ TEST(RobustnessModel, MisalignedTensorDataIsRefusedByName) {
     ASSERT_EQ(Peek<uint32_t>(bytes, length_at), static_cast<uint32_t>(n) * 4);
     Poke<uint32_t>(&bytes, length_at + 16, static_cast<uint32_t>(n - 4) * 4);
     Poke<uint32_t>(&bytes, field_at, relative + 16);
-    Poke<int32_t>(&bytes, ElementOffset(bytes, TensorNamed(bytes, "generator.bias")->shape(), 0), n - 4);
+    Poke<int32_t>(&bytes, ElementOffset(bytes, TensorNamed(bytes, "generator.bias")->shape(), 0),
+                  n - 4);
     const Outcome o = LoadAndUse(bytes, f.name);
     EXPECT_EQ(o.status, Status::kModelTensorInvalid) << o.detail;
     EXPECT_NE(o.detail.find("generator.bias"), std::string::npos) << o.detail;
@@ -288,7 +295,8 @@ TEST(RobustnessModel, SpecialIdsOutOfRangeAreRefused) {
                     {fb::Vocabulary::VT_EOS_ID, "eos_id"}};
   for (const NamedFile& f : SweepFiles()) {
     for (const bool source : {true, false}) {
-      const fb::Vocabulary* vocab = source ? Root(f.bytes)->src_vocab() : Root(f.bytes)->tgt_vocab();
+      const fb::Vocabulary* vocab =
+          source ? Root(f.bytes)->src_vocab() : Root(f.bytes)->tgt_vocab();
       const int32_t size = static_cast<int32_t>(vocab->tokens()->size());
       const std::string which = source ? "src_vocab" : "tgt_vocab";
       for (const Id& id : ids) {
@@ -304,10 +312,13 @@ TEST(RobustnessModel, SpecialIdsOutOfRangeAreRefused) {
       // sorted_ids pointing outside the vocabulary, or twice at one id.
       std::vector<uint8_t> bytes = f.bytes;
       Poke<int32_t>(&bytes, ElementOffset(f.bytes, vocab->sorted_ids(), 0), size);
-      EXPECT_REFUSED(LoadAndUse(bytes, f.name + " sorted_ids"), Status::kModelVocabularyInvalid, "sorted_ids");
+      EXPECT_REFUSED(LoadAndUse(bytes, f.name + " sorted_ids"), Status::kModelVocabularyInvalid,
+                     "sorted_ids");
       bytes = f.bytes;
-      Poke<int32_t>(&bytes, ElementOffset(f.bytes, vocab->sorted_ids(), 1), vocab->sorted_ids()->Get(0));
-      EXPECT_EQ(LoadAndUse(bytes, f.name + " sorted_ids dup").status, Status::kModelVocabularyInvalid);
+      Poke<int32_t>(&bytes, ElementOffset(f.bytes, vocab->sorted_ids(), 1),
+                    vocab->sorted_ids()->Get(0));
+      EXPECT_EQ(LoadAndUse(bytes, f.name + " sorted_ids dup").status,
+                Status::kModelVocabularyInvalid);
     }
   }
 }

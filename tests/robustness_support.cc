@@ -74,16 +74,19 @@ PoisonedCopy::~PoisonedCopy() {
   free(storage_);
 }
 
-void UseLoadedModel(const Model& model, const uint8_t* buffer, size_t size, const std::string& where) {
+void UseLoadedModel(const Model& model, const uint8_t* buffer, size_t size,
+                    const std::string& where) {
   SCOPED_TRACE(where);
   for (int32_t i = 0; i < model.num_tensors(); ++i) {
     TensorView view{};
     ASSERT_EQ(model.TensorAt(i, &view), Status::kOk);
     const uint8_t* p = static_cast<const uint8_t*>(view.data);
-    ASSERT_TRUE(p >= buffer && view.bytes <= size && static_cast<size_t>(p - buffer) <= size - view.bytes)
+    ASSERT_TRUE(p >= buffer && view.bytes <= size &&
+                static_cast<size_t>(p - buffer) <= size - view.bytes)
         << view.name;
     ASSERT_EQ(static_cast<size_t>(view.element_count()) * DTypeSize(view.dtype), view.bytes);
-    for (int32_t k = 0; k < view.num_scales; ++k) ASSERT_TRUE(isfinite(view.scales[k]) && view.scales[k] > 0);
+    for (int32_t k = 0; k < view.num_scales; ++k)
+      ASSERT_TRUE(isfinite(view.scales[k]) && view.scales[k] > 0);
   }
   for (const VocabularyView& vocab : {model.src_vocab(), model.tgt_vocab()}) {
     for (int32_t id = 0; id < vocab.size; ++id) {
@@ -105,7 +108,8 @@ void UseLoadedModel(const Model& model, const uint8_t* buffer, size_t size, cons
   std::vector<uint8_t> storage(bytes + 16);
   uint8_t* arena = storage.data() + (16 - reinterpret_cast<uintptr_t>(storage.data()) % 16) % 16;
   Translator translator;
-  ASSERT_EQ(translator.Init(&model, arena, bytes, limits), Status::kOk) << translator.error_detail();
+  ASSERT_EQ(translator.Init(&model, arena, bytes, limits), Status::kOk)
+      << translator.error_detail();
   TranslateOptions options;
   options.beam = 3;
   options.nbest = 2;
@@ -136,7 +140,8 @@ Outcome LoadAndUse(const uint8_t* bytes, size_t size, const std::string& where, 
   } else {
     EXPECT_FALSE(model.loaded()) << where;
     EXPECT_EQ(model.num_tensors(), 0) << where;
-    EXPECT_FALSE(outcome.detail.empty()) << where << ": " << StatusName(status) << " without a detail";
+    EXPECT_FALSE(outcome.detail.empty())
+        << where << ": " << StatusName(status) << " without a detail";
     EXPECT_STRNE(StatusName(status), "") << where;
   }
   return outcome;
@@ -163,7 +168,8 @@ std::vector<uint8_t> WithConfigInt(const std::vector<uint8_t>& bytes, flatbuffer
   return out;
 }
 
-std::vector<uint8_t> WithRnnConfigInt(const std::vector<uint8_t>& bytes, flatbuffers::voffset_t rnn_field,
+std::vector<uint8_t> WithRnnConfigInt(const std::vector<uint8_t>& bytes,
+                                      flatbuffers::voffset_t rnn_field,
                                       flatbuffers::voffset_t flat_field, int32_t value) {
   std::vector<uint8_t> out = bytes;
   const fb::Config* config = Root(out)->config();

@@ -64,7 +64,8 @@ class PoisonedCopy {
 
 // Everything a caller can reach on a loaded model, checked to stay inside the buffer, then a
 // Translator sized by RequiredArenaBytes (capped limits) translating a short source.
-void UseLoadedModel(const Model& model, const uint8_t* buffer, size_t size, const std::string& where);
+void UseLoadedModel(const Model& model, const uint8_t* buffer, size_t size,
+                    const std::string& where);
 
 struct Outcome {
   Status status;
@@ -76,11 +77,11 @@ struct Outcome {
 Outcome LoadAndUse(const uint8_t* bytes, size_t size, const std::string& where, size_t offset = 0);
 Outcome LoadAndUse(const std::vector<uint8_t>& bytes, const std::string& where);
 
-#define EXPECT_REFUSED(outcome, want_status, want_text)                                        \
-  do {                                                                                         \
-    const ::edgenmt::robustness::Outcome o_ = (outcome);                                       \
-    EXPECT_EQ(o_.status, want_status) << StatusName(o_.status) << ": " << o_.detail;           \
-    EXPECT_NE(o_.detail.find(want_text), std::string::npos) << "detail: " << o_.detail;        \
+#define EXPECT_REFUSED(outcome, want_status, want_text)                                 \
+  do {                                                                                  \
+    const ::edgenmt::robustness::Outcome o_ = (outcome);                                \
+    EXPECT_EQ(o_.status, want_status) << StatusName(o_.status) << ": " << o_.detail;    \
+    EXPECT_NE(o_.detail.find(want_text), std::string::npos) << "detail: " << o_.detail; \
   } while (0)
 
 // ---- Byte patches through the generated accessors ---------------------------------------------
@@ -94,7 +95,8 @@ const uint8_t* AddressOf(const T* table, flatbuffers::voffset_t field) {
 
 // Offset of a scalar field of `table` inside `bytes`; fails the test if the field is absent.
 template <typename T>
-size_t FieldOffset(const std::vector<uint8_t>& bytes, const T* table, flatbuffers::voffset_t field) {
+size_t FieldOffset(const std::vector<uint8_t>& bytes, const T* table,
+                   flatbuffers::voffset_t field) {
   const uint8_t* p = AddressOf(table, field);
   EXPECT_NE(p, nullptr) << "field not stored";
   return p == nullptr ? 0 : static_cast<size_t>(p - bytes.data());
@@ -131,7 +133,8 @@ std::vector<uint8_t> WithConfigInt(const std::vector<uint8_t>& bytes, flatbuffer
 
 // The same for one of the RNN's options: in Config.rnn (format 2) or, in a format 1 file,
 // Config's flat field of that name.
-std::vector<uint8_t> WithRnnConfigInt(const std::vector<uint8_t>& bytes, flatbuffers::voffset_t rnn_field,
+std::vector<uint8_t> WithRnnConfigInt(const std::vector<uint8_t>& bytes,
+                                      flatbuffers::voffset_t rnn_field,
                                       flatbuffers::voffset_t flat_field, int32_t value);
 
 }  // namespace robustness

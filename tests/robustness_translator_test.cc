@@ -52,14 +52,16 @@ TEST(RobustnessModel, NonFiniteOrNonPositiveScalesAreRefused) {
   memcpy(&signalling_nan, &signalling_nan_bits, 4);
   memcpy(&negative_nan, &negative_nan_bits, 4);
   for (uint32_t index : {0u, last}) {
-    for (float scale : {NAN, signalling_nan, negative_nan, INFINITY, -INFINITY, -1.0f, -0.0f, 0.0f,
-                        -1e-30f}) {
+    for (float scale :
+         {NAN, signalling_nan, negative_nan, INFINITY, -INFINITY, -1.0f, -0.0f, 0.0f, -1e-30f}) {
       std::vector<uint8_t> bytes = good;
-      Poke<float>(&bytes, ElementOffset(bytes, TensorNamed(bytes, "generator.weight")->quantization()->scale(),
-                                        index),
-                  scale);
-      EXPECT_REFUSED(LoadAndUse(bytes, "scale " + std::to_string(scale)), Status::kModelTensorInvalid,
-                     "scale[" + std::to_string(index) + "]");
+      Poke<float>(
+          &bytes,
+          ElementOffset(bytes, TensorNamed(bytes, "generator.weight")->quantization()->scale(),
+                        index),
+          scale);
+      EXPECT_REFUSED(LoadAndUse(bytes, "scale " + std::to_string(scale)),
+                     Status::kModelTensorInvalid, "scale[" + std::to_string(index) + "]");
     }
   }
   // The quantization axis beyond the rank, and a per-tensor scale count that disagrees.
@@ -90,8 +92,9 @@ TEST(RobustnessModel, AFailedLoadResetsTheModelAndAGoodOneLoadsAfterIt) {
   EXPECT_NE(failed.Load(broken.data(), broken.size()), Status::kOk);
   std::vector<uint8_t> arena(1 << 16);
   Translator translator;
-  EXPECT_EQ(translator.Init(&failed, arena.data() + (16 - reinterpret_cast<uintptr_t>(arena.data()) % 16) % 16,
-                            1 << 15, SessionLimits{}),
+  EXPECT_EQ(translator.Init(
+                &failed, arena.data() + (16 - reinterpret_cast<uintptr_t>(arena.data()) % 16) % 16,
+                1 << 15, SessionLimits{}),
             Status::kNotInitialized);
   EXPECT_STRNE(translator.error_detail(), "");
 }
@@ -121,21 +124,24 @@ TEST(RobustnessTranslator, ArenasBelowTheRequirementAreRefusedWithoutWritingPast
     ASSERT_EQ(status, Status::kArenaTooSmall) << size;
     EXPECT_EQ(translator.required_arena_bytes(), required) << size;
     EXPECT_NE(std::string(translator.error_detail()).find(std::to_string(required) + " required"),
-              std::string::npos) << translator.error_detail();
+              std::string::npos)
+        << translator.error_detail();
     EXPECT_FALSE(translator.initialized());
     TranslationResult result;
     EXPECT_EQ(translator.Translate("abc", 3, TranslateOptions{}, &result), Status::kNotInitialized);
   }
   PoisonedCopy arena(std::vector<uint8_t>(required, 0));
   Translator translator;
-  ASSERT_EQ(translator.Init(&model, const_cast<uint8_t*>(arena.data()), required, limits), Status::kOk)
+  ASSERT_EQ(translator.Init(&model, const_cast<uint8_t*>(arena.data()), required, limits),
+            Status::kOk)
       << translator.error_detail();
   EXPECT_EQ(translator.arena_bytes_used(), required);
   // Requests beyond the session: a clear status each time, and the session stays usable.
   TranslationResult result;
   TranslateOptions options;
   options.max_len = 5;
-  const std::tuple<int32_t, int32_t, int32_t> over_limit[] = {{5, 1, 5}, {4, 3, 5}, {1, 1, 1 << 30}};
+  const std::tuple<int32_t, int32_t, int32_t> over_limit[] = {
+      {5, 1, 5}, {4, 3, 5}, {1, 1, 1 << 30}};
   for (const auto& [beam, nbest, max_len] : over_limit) {
     options.beam = beam;
     options.nbest = nbest;
@@ -153,9 +159,11 @@ TEST(RobustnessTranslator, ArenasBelowTheRequirementAreRefusedWithoutWritingPast
   EXPECT_EQ(translator.Translate("abc", 3, options, &result), Status::kInvalidArgument);
   options.alpha = 0;
   options.return_attention = true;
-  EXPECT_EQ(translator.Translate("abc", 3, options, &result), Status::kOk) << translator.error_detail();
+  EXPECT_EQ(translator.Translate("abc", 3, options, &result), Status::kOk)
+      << translator.error_detail();
   const std::string too_long(static_cast<size_t>(model.config().max_src_len) + 1, 'a');
-  EXPECT_EQ(translator.Translate(too_long.data(), too_long.size(), options, &result), Status::kSourceTooLong);
+  EXPECT_EQ(translator.Translate(too_long.data(), too_long.size(), options, &result),
+            Status::kSourceTooLong);
   EXPECT_EQ(translator.Translate("abc", 3, options, &result), Status::kOk);
 }
 

@@ -40,14 +40,15 @@ ModelFile ReadModel(const std::string& path) {
   fseek(f, 0, SEEK_END);
   const long n = ftell(f);
   fseek(f, 0, SEEK_SET);
-  file.bytes.reset(static_cast<uint8_t*>(aligned_alloc(64, (static_cast<size_t>(n) + 63) / 64 * 64)));
+  file.bytes.reset(
+      static_cast<uint8_t*>(aligned_alloc(64, (static_cast<size_t>(n) + 63) / 64 * 64)));
   file.size = fread(file.bytes.get(), 1, static_cast<size_t>(n), f);
   fclose(f);
   return file;
 }
 
-const char* const kModels[] = {"lstm-global-general", "gru-global-concat", "lstm-none",
-                               "lstm-bahdanau", "gru-localp-location", "lstm-localm-dot",
+const char* const kModels[] = {"lstm-global-general", "gru-global-concat",   "lstm-none",
+                               "lstm-bahdanau",       "gru-localp-location", "lstm-localm-dot",
                                "lstm-word-nobridge"};
 
 TEST(CheckedSizeProduct, ExactOrSaturatedToSizeMax) {
@@ -83,7 +84,8 @@ TEST(PlanSize, LimitsBeyondTheAddressSpaceAreRefusedNeverWrapped) {
     for (const char* scheme : {"", ".int8", ".int8-full"}) {
       const std::string name = std::string(family) + scheme + ".enmt";
       SCOPED_TRACE(name);
-      const ModelFile file = ReadModel(std::string(EDGENMT_SOURCE_DIR) + "/tests/fuzz/models/" + name);
+      const ModelFile file =
+          ReadModel(std::string(EDGENMT_SOURCE_DIR) + "/tests/fuzz/models/" + name);
       if (file.bytes == nullptr && scheme[0] != '\0') continue;  // no int8-full file: no path
       ASSERT_NE(file.bytes, nullptr);
       Model model;
@@ -95,8 +97,9 @@ TEST(PlanSize, LimitsBeyondTheAddressSpaceAreRefusedNeverWrapped) {
       limits.attention = model.config().rnn.attention != AttentionType::kNone;
       const uint64_t history_bytes = uint64_t{2} * 4 * kMaxModelDim * kMaxDecodingBeam;
       const uint64_t attention_bytes =
-          limits.attention ? uint64_t{4} * kMaxModelDim * kMaxDecodingBeam * model.config().max_src_len
-                           : 0;
+          limits.attention
+              ? uint64_t{4} * kMaxModelDim * kMaxDecodingBeam * model.config().max_src_len
+              : 0;
 
       size_t bytes = 0;
       char detail[160] = "unset";

@@ -6,12 +6,12 @@
 // on 32-bit targets (run under qemu-arm by make test-arm) and 2 KiB on 64-bit hosts, whose
 // frames hold twice as wide pointers and registers (measured 1.0-1.45 KiB on x86-64), on every
 // scheme. RequiredArenaBytes plans into a Translator::State on its stack (it has no arena to
-// place it in), so it may use that object's size (plus a frame) on top of Init's: firmware sizes its arena on the host
-// (edgenmt inspect, or the plan recorded in the model file) and calls only Init, which places
-// the State in the arena. Each scheme is measured with the portable reference and, where it is
-// another backend, with the default one: the SIMD backend, which only exists for application
-// processors (x86-64, aarch64, armv7-A: stacks of megabytes), keeps a block of 4 rows x 32
-// int32 dot products in its product drivers (512 B) and wider vector spills (64-byte AVX-512
+// place it in), so it may use that object's size (plus a frame) on top of Init's: firmware sizes
+// its arena on the host (edgenmt inspect, or the plan recorded in the model file) and calls only
+// Init, which places the State in the arena. Each scheme is measured with the portable reference
+// and, where it is another backend, with the default one: the SIMD backend, which only exists for
+// application processors (x86-64, aarch64, armv7-A: stacks of megabytes), keeps a block of 4 rows x
+// 32 int32 dot products in its product drivers (512 B) and wider vector spills (64-byte AVX-512
 // registers), so it is allowed kSimdStackAllowance more. The microcontroller builds run their
 // board's backend, and the 1 KiB limit is theirs. Transformer files are held to the same limits:
 // Load's and Init's deepest chains (the expected-tensor and activation walks, whose visitors run
@@ -84,10 +84,11 @@ TEST_P(StackUsageTest, EntryPointsStayWithinTheLimit) {
   }
   const size_t kBackendStackLimit =
       kReferenceStackLimit + (backend == KernelBackend::kReference ? 0 : kSimdStackAllowance);
-  printf("[ stack    ] backend %s (%s)\n", KernelBackendName(backend), KernelBackendVariant(backend));
+  printf("[ stack    ] backend %s (%s)\n", KernelBackendName(backend),
+         KernelBackendVariant(backend));
   const std::filesystem::path root = std::filesystem::path(EDGENMT_TEST_DATA_DIR) / "golden";
-  for (const char* name : {"local_p_general", "bahdanau", "global_concat", "none", "transformer_pre",
-                           "transformer_post"}) {
+  for (const char* name : {"local_p_general", "bahdanau", "global_concat", "none",
+                           "transformer_pre", "transformer_post"}) {
     SCOPED_TRACE(name);
     const size_t kEntryPointStackLimit = kBackendStackLimit;
     auto loaded = testing::LoadCheckpointDir((root / name).string(),
@@ -98,9 +99,8 @@ TEST_P(StackUsageTest, EntryPointsStayWithinTheLimit) {
     limits.max_beam = 5;
     limits.max_nbest = 2;
     size_t bytes = 0;
-    const size_t plan_stack = PeakStack([&] {
-      EXPECT_EQ(RequiredArenaBytes(loaded->model, limits, &bytes), Status::kOk);
-    });
+    const size_t plan_stack = PeakStack(
+        [&] { EXPECT_EQ(RequiredArenaBytes(loaded->model, limits, &bytes), Status::kOk); });
 
     Model reloaded;
     const size_t load_stack = PeakStack([&] {
@@ -110,9 +110,8 @@ TEST_P(StackUsageTest, EntryPointsStayWithinTheLimit) {
 
     testing::AlignedArena arena(bytes);
     Translator translator;
-    const size_t init_stack = PeakStack([&] {
-      EXPECT_EQ(translator.Init(&reloaded, arena.data(), bytes, limits), Status::kOk);
-    });
+    const size_t init_stack = PeakStack(
+        [&] { EXPECT_EQ(translator.Init(&reloaded, arena.data(), bytes, limits), Status::kOk); });
     EXPECT_LE(init_stack, kEntryPointStackLimit) << "Translator::Init";
     // Measuring is Init's plan with the State on the stack instead of in the arena.
     EXPECT_LE(plan_stack, sizeof(Translator::State) + init_stack + 256) << "RequiredArenaBytes";
@@ -130,22 +129,22 @@ TEST_P(StackUsageTest, EntryPointsStayWithinTheLimit) {
       options.nbest = beam == 1 ? 1 : 2;
       options.max_len = 12;
       TranslationResult result;
-      const size_t translate_stack = PeakStack([&] {
-        EXPECT_EQ(translator.Translate("abcde", 5, options, &result), Status::kOk);
-      });
+      const size_t translate_stack = PeakStack(
+          [&] { EXPECT_EQ(translator.Translate("abcde", 5, options, &result), Status::kOk); });
       EXPECT_LE(translate_stack, kEntryPointStackLimit) << "Translate, beam " << beam;
       max_translate_stack = std::max(max_translate_stack, translate_stack);
     }
     const int32_t src[3] = {4, 5, 6}, tgt[2] = {4, 5};
     float log_probs[3];
-    const size_t score_stack = PeakStack([&] {
-      EXPECT_EQ(translator.ScoreIds(src, 3, tgt, 2, log_probs), Status::kOk);
-    });
+    const size_t score_stack =
+        PeakStack([&] { EXPECT_EQ(translator.ScoreIds(src, 3, tgt, 2, log_probs), Status::kOk); });
     EXPECT_LE(score_stack, kEntryPointStackLimit) << "ScoreIds";
-    printf("[ stack    ] %s scheme %d: Load %zu, Init %zu (too small %zu), ScoreIds %zu, Translate %zu, "
-           "RequiredArenaBytes %zu (State %zu) bytes, limit %zu\n", name, static_cast<int>(scheme), load_stack,
-           init_stack, refused_stack, score_stack, max_translate_stack, plan_stack, sizeof(Translator::State),
-           kEntryPointStackLimit);
+    printf(
+        "[ stack    ] %s scheme %d: Load %zu, Init %zu (too small %zu), ScoreIds %zu, Translate "
+        "%zu, "
+        "RequiredArenaBytes %zu (State %zu) bytes, limit %zu\n",
+        name, static_cast<int>(scheme), load_stack, init_stack, refused_stack, score_stack,
+        max_translate_stack, plan_stack, sizeof(Translator::State), kEntryPointStackLimit);
   }
 }
 

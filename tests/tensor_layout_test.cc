@@ -35,7 +35,8 @@ ModelConfig Base() {
 std::map<std::string, std::vector<int32_t>> Layout(const ModelConfig& c) {
   std::map<std::string, std::vector<int32_t>> out;
   ForEachExpectedTensor(c, [&](const ExpectedTensor& t) {
-    EXPECT_TRUE(out.emplace(t.name, std::vector<int32_t>(t.shape, t.shape + t.rank)).second) << t.name;
+    EXPECT_TRUE(out.emplace(t.name, std::vector<int32_t>(t.shape, t.shape + t.rank)).second)
+        << t.name;
     return true;
   });
   return out;

@@ -69,13 +69,15 @@ converter::TensorMap TinyTensors(const ModelConfig& config, uint32_t seed) {
 }
 
 void WriteCheckpoint(const std::string& dir, const ModelConfig& config,
-                     const converter::TensorMap& tensors, const std::vector<std::string>& src_tokens,
+                     const converter::TensorMap& tensors,
+                     const std::vector<std::string>& src_tokens,
                      const std::vector<std::string>& tgt_tokens) {
   std::filesystem::create_directories(dir);
   std::ofstream(dir + "/config.json") << converter::ConfigToJson(config).dump(2) << "\n";
   const std::vector<uint8_t> weights = converter::SerializeSafetensors(tensors);
   std::ofstream(dir + "/model.safetensors", std::ios::binary)
-      .write(reinterpret_cast<const char*>(weights.data()), static_cast<std::streamsize>(weights.size()));
+      .write(reinterpret_cast<const char*>(weights.data()),
+             static_cast<std::streamsize>(weights.size()));
   auto write_vocab = [&](const std::string& path, const std::vector<std::string>& tokens) {
     std::ofstream out(path, std::ios::binary);
     for (const std::string& t : tokens) out << t << "\n";
@@ -101,8 +103,8 @@ converter::Checkpoint TinyCheckpoint() {
 
 TempDir::TempDir() {
   const char* base = getenv("TMPDIR");
-  std::string pattern = std::string(base != nullptr && base[0] != '\0' ? base : "/tmp") +
-                        "/edgenmt-test.XXXXXX";
+  std::string pattern =
+      std::string(base != nullptr && base[0] != '\0' ? base : "/tmp") + "/edgenmt-test.XXXXXX";
   if (mkdtemp(pattern.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
   path_ = pattern;
 }
@@ -120,9 +122,9 @@ std::vector<std::string> TempDir::List() const {
 }
 
 AlignedBuffer::AlignedBuffer(const std::vector<uint8_t>& bytes, size_t offset)
-    : storage_(static_cast<uint8_t*>(aligned_alloc(kModelBufferAlignment,
-                                                   (bytes.size() + offset + kModelBufferAlignment) /
-                                                       kModelBufferAlignment * kModelBufferAlignment)),
+    : storage_(static_cast<uint8_t*>(aligned_alloc(
+                   kModelBufferAlignment, (bytes.size() + offset + kModelBufferAlignment) /
+                                              kModelBufferAlignment * kModelBufferAlignment)),
                &free),
       data_(storage_.get() + offset),
       size_(bytes.size()) {

@@ -28,7 +28,8 @@ converter::TensorMap TinyTensors(const ModelConfig& config, uint32_t seed = 1);
 
 // Writes config.json, model.safetensors, src.vocab and tgt.vocab into `dir` (created if needed).
 void WriteCheckpoint(const std::string& dir, const ModelConfig& config,
-                     const converter::TensorMap& tensors, const std::vector<std::string>& src_tokens,
+                     const converter::TensorMap& tensors,
+                     const std::vector<std::string>& src_tokens,
                      const std::vector<std::string>& tgt_tokens);
 // TinyTokens for both vocabularies and TinyTensors(config).
 void WriteTinyCheckpoint(const std::string& dir, const ModelConfig& config = TinyConfig());

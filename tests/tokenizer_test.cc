@@ -85,7 +85,7 @@ TEST(TokenizerTest, RejectsMalformedUtf8) {
       "\xf4\x90\x80\x80",  // above U+10FFFF
       "\xf5\x80\x80\x80",  // invalid lead
       "\xff",
-      "\xe2\x28\xa1",      // bad continuation
+      "\xe2\x28\xa1",  // bad continuation
   };
   for (const char* text : bad) {
     Status status;

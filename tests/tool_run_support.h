@@ -29,13 +29,15 @@ inline std::string Quote(const std::string& s) {
 }
 
 inline void WriteBytes(const std::string& path, const std::string& bytes) {
-  std::ofstream(path, std::ios::binary).write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+  std::ofstream(path, std::ios::binary)
+      .write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
 }
 
 // Runs `program args < stdin_text` in `scratch`; a sanitizer finding exits 86.
-inline RunResult RunTool(const std::string& program, const std::string& args, const testing::TempDir& scratch,
-                       const std::string& stdin_text = "") {
-  const std::string in = scratch / "stdin.txt", out = scratch / "stdout.txt", err = scratch / "stderr.txt";
+inline RunResult RunTool(const std::string& program, const std::string& args,
+                         const testing::TempDir& scratch, const std::string& stdin_text = "") {
+  const std::string in = scratch / "stdin.txt", out = scratch / "stdout.txt",
+                    err = scratch / "stderr.txt";
   WriteBytes(in, stdin_text);
   const std::string command =
       "ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}exitcode=86 "
@@ -58,7 +60,8 @@ inline void ExpectConvertFailure(const RunResult& r, int exit_code, const std::s
                                  const testing::TempDir& out_dir) {
   EXPECT_EQ(r.exit_code, exit_code) << r.err;
   EXPECT_EQ(r.err.rfind("edgenmt-convert: error: ", 0), 0u) << r.err;
-  EXPECT_NE(r.err.find(culprit), std::string::npos) << "stderr does not name " << culprit << ":\n" << r.err;
+  EXPECT_NE(r.err.find(culprit), std::string::npos) << "stderr does not name " << culprit << ":\n"
+                                                    << r.err;
   EXPECT_TRUE(out_dir.List().empty()) << "output directory not empty after a failure";
 }
 

@@ -80,14 +80,17 @@ TEST(TransformerModel, RejectsBadConfigsAndMissingTensors) {
       {"no target positions", [](ModelFileContents& c) { c.config.transformer.max_tgt_len = 0; },
        Status::kModelConfigInvalid, "max_tgt_len"},
       {"unknown activation",
-       [](ModelFileContents& c) { c.config.transformer.activation = static_cast<FeedForwardActivation>(7); },
+       [](ModelFileContents& c) {
+         c.config.transformer.activation = static_cast<FeedForwardActivation>(7);
+       },
        Status::kModelConfigInvalid, "activation"},
       {"decoding longer than the positions", [](ModelFileContents& c) { c.decoding.max_len = 33; },
        Status::kModelConfigInvalid, "decoding.max_len"},
       {"a missing layer norm",
        [](ModelFileContents& c) {
          for (size_t i = 0; i < c.tensors.size(); ++i) {
-           if (c.tensors[i].name == "decoder.1.norm3.weight") c.tensors.erase(c.tensors.begin() + i);
+           if (c.tensors[i].name == "decoder.1.norm3.weight")
+             c.tensors.erase(c.tensors.begin() + i);
          }
        },
        Status::kModelTensorMissing, "decoder.1.norm3.weight"},
@@ -114,7 +117,8 @@ TEST(TransformerModel, SessionLimitsAndExactArena) {
   ASSERT_EQ(RequiredArenaBytes(loaded->model, limits, &bytes), Status::kOk);
   testing::AlignedArena arena(bytes);
   Translator translator;
-  EXPECT_EQ(translator.Init(&loaded->model, arena.data(), bytes - 16, limits), Status::kArenaTooSmall);
+  EXPECT_EQ(translator.Init(&loaded->model, arena.data(), bytes - 16, limits),
+            Status::kArenaTooSmall);
   ASSERT_EQ(translator.Init(&loaded->model, arena.data(), bytes, limits), Status::kOk)
       << translator.error_detail();
   EXPECT_EQ(translator.arena_bytes_used(), bytes);
@@ -124,7 +128,8 @@ TEST(TransformerModel, SessionLimitsAndExactArena) {
   options.max_len = 20;
   options.return_attention = true;
   TranslationResult result;
-  ASSERT_EQ(translator.Translate("hello", 5, options, &result), Status::kOk) << translator.error_detail();
+  ASSERT_EQ(translator.Translate("hello", 5, options, &result), Status::kOk)
+      << translator.error_detail();
   ASSERT_GE(result.num_hypotheses, 1);
   const Hypothesis& best = result.hypotheses[0];
   ASSERT_NE(best.attention, nullptr);
@@ -139,11 +144,13 @@ TEST(TransformerModel, SessionLimitsAndExactArena) {
   // A source longer than max_src_len is refused, not truncated.
   const std::string long_word(40, 'a');
   options.max_len = 20;
-  EXPECT_NE(translator.Translate(long_word.c_str(), long_word.size(), options, &result), Status::kOk);
+  EXPECT_NE(translator.Translate(long_word.c_str(), long_word.size(), options, &result),
+            Status::kOk);
 }
 
 TEST(TransformerModel, Int8FullConvertsAndTranslates) {
-  const converter::ConvertOptions options = testing::CalibratedOptions(QuantScheme::kInt8Full, 20, 50);
+  const converter::ConvertOptions options =
+      testing::CalibratedOptions(QuantScheme::kInt8Full, 20, 50);
   std::vector<uint8_t> bytes;
   converter::ConvertCheckpoint(TransformerCheckpoint(), options, &bytes);
   testing::AlignedBuffer buffer(bytes);
@@ -171,7 +178,8 @@ TEST(TransformerModel, Int8FullConvertsAndTranslates) {
     o.max_len = 20;
     o.return_attention = true;
     TranslationResult result;
-    ASSERT_EQ(translator.Translate("hello", 5, o, &result), Status::kOk) << translator.error_detail();
+    ASSERT_EQ(translator.Translate("hello", 5, o, &result), Status::kOk)
+        << translator.error_detail();
     const Hypothesis& best = result.hypotheses[0];
     EXPECT_TRUE(best.score <= 0.0f) << best.score;
     ASSERT_NE(best.attention, nullptr);
@@ -187,28 +195,31 @@ TEST(TransformerModel, Int8FullConvertsAndTranslates) {
 TEST(TransformerModel, Int8FullFileChecks) {
   // A hybrid file relabelled int8-full (float norms, no requantization constants): it loads
   // (well formed) but no session starts.
-  auto hybrid_norms = Build([](ModelFileContents& c) {
-    c.config.scheme = QuantScheme::kInt8Full;
-    ForEachExpectedActivation(c.config, [&](const ExpectedTensor& a) {
-      c.activations.push_back(converter::ActivationFormatRecord{a.name, 3});
-      return true;
-    });
-  }, QuantScheme::kInt8Hybrid);
+  auto hybrid_norms = Build(
+      [](ModelFileContents& c) {
+        c.config.scheme = QuantScheme::kInt8Full;
+        ForEachExpectedActivation(c.config, [&](const ExpectedTensor& a) {
+          c.activations.push_back(converter::ActivationFormatRecord{a.name, 3});
+          return true;
+        });
+      },
+      QuantScheme::kInt8Hybrid);
   if (hybrid_norms->status == Status::kOk) {
     size_t bytes = 0;
     SessionLimits limits;
     char why[160] = "";
-    EXPECT_NE(RequiredArenaBytes(hybrid_norms->model, limits, &bytes, why, sizeof why), Status::kOk);
+    EXPECT_NE(RequiredArenaBytes(hybrid_norms->model, limits, &bytes, why, sizeof why),
+              Status::kOk);
   }
   // A missing format and one out of range are refused at Load.
-  auto missing = Build([](ModelFileContents& c) { c.activations.pop_back(); },
-                       QuantScheme::kInt8Full);
+  auto missing =
+      Build([](ModelFileContents& c) { c.activations.pop_back(); }, QuantScheme::kInt8Full);
   EXPECT_EQ(missing->status, Status::kModelTensorMissing) << missing->model.error_detail();
-  auto wide = Build([](ModelFileContents& c) { c.activations[0].int_bits = 11; },
-                    QuantScheme::kInt8Full);
+  auto wide =
+      Build([](ModelFileContents& c) { c.activations[0].int_bits = 11; }, QuantScheme::kInt8Full);
   EXPECT_EQ(wide->status, Status::kModelTensorInvalid) << wide->model.error_detail();
-  auto narrow = Build([](ModelFileContents& c) { c.activations[1].int_bits = -9; },
-                      QuantScheme::kInt8Full);
+  auto narrow =
+      Build([](ModelFileContents& c) { c.activations[1].int_bits = -9; }, QuantScheme::kInt8Full);
   EXPECT_EQ(narrow->status, Status::kModelTensorInvalid) << narrow->model.error_detail();
 }
 
@@ -235,20 +246,22 @@ double EmbeddingBound(const char* embedding, const char* positions) {
 // format's range (observing the saturated stream, it grew one bit per round). The last round's
 // int8 choice by error stays among its candidates (3 bits narrower to 1 wider).
 TEST(TransformerModel, CalibrationSeesTheStreamBeyondItsFormat) {
-  const std::vector<std::string> sources = converter::ReadCalibrationSources(
-      std::string(EDGENMT_SOURCE_DIR) + "/data/g2p/dev.tsv", 40);
+  const std::vector<std::string> sources =
+      converter::ReadCalibrationSources(std::string(EDGENMT_SOURCE_DIR) + "/data/g2p/dev.tsv", 40);
   auto calibrate = [&](int stream_bits, converter::Int8RangeChoice choice,
                        std::vector<int>* formats_run) {
-    auto loaded = Build([&](ModelFileContents& c) {
-      for (converter::ActivationFormatRecord& a : c.activations) {
-        if (a.name == "encoder.residual" || a.name == "decoder.residual") a.int_bits = stream_bits;
-        formats_run->push_back(a.int_bits);
-      }
-    }, QuantScheme::kInt8Full);
+    auto loaded = Build(
+        [&](ModelFileContents& c) {
+          for (converter::ActivationFormatRecord& a : c.activations) {
+            if (a.name == "encoder.residual" || a.name == "decoder.residual")
+              a.int_bits = stream_bits;
+            formats_run->push_back(a.int_bits);
+          }
+        },
+        QuantScheme::kInt8Full);
     EXPECT_EQ(loaded->status, Status::kOk) << loaded->model.error_detail();
     int64_t run = 0;
-    return converter::CalibrateActivationFormats(loaded->model, sources, 20, &run, nullptr,
-                                                 choice);
+    return converter::CalibrateActivationFormats(loaded->model, sources, 20, &run, nullptr, choice);
   };
   std::vector<int> wide_formats, narrow_formats;
   const auto wide = calibrate(kMaxTransformerIntBits, converter::Int8RangeChoice::kMaxWithHeadroom,

@@ -1,7 +1,7 @@
 // Translator::TranslateBatch against Translate, one source at a time, on the golden models
-// (each attention type and score) and the shipped g2p-en in every scheme, greedy and beam 5 (n-best 2, length and
-// coverage penalties), at batch sizes 1, 2, 7 and 32: the words of data/g2p/test.tsv in mixed
-// lengths with bad sources in the middle (empty, invalid UTF-8, too long), which must fail
+// (each attention type and score) and the shipped g2p-en in every scheme, greedy and beam 5 (n-best
+// 2, length and coverage penalties), at batch sizes 1, 2, 7 and 32: the words of data/g2p/test.tsv
+// in mixed lengths with bad sources in the middle (empty, invalid UTF-8, too long), which must fail
 // alone with Translate's status while the others are translated. int8 and int8-full: byte
 // for byte (ids, text, the bits of every score). float32: identical outputs and scores within
 // 1e-4 (a backend may sum a many-row product in another order).
@@ -91,7 +91,8 @@ std::vector<std::string> Sources() {
   std::ifstream in(std::string(EDGENMT_SOURCE_DIR) + "/data/g2p/test.tsv");
   std::vector<std::string> words;
   std::string line;
-  while (words.size() < kWords && std::getline(in, line)) words.push_back(line.substr(0, line.find('\t')));
+  while (words.size() < kWords && std::getline(in, line))
+    words.push_back(line.substr(0, line.find('\t')));
   // Bad sources among the good ones, and lengths from 1 character to the limit.
   words.insert(words.begin() + 3, "");
   words.insert(words.begin() + 10, std::string("ab\xff\xfe", 4));
@@ -101,8 +102,7 @@ std::vector<std::string> Sources() {
   return words;
 }
 
-class TranslateBatchTest
-    : public ::testing::TestWithParam<std::tuple<std::string, QuantScheme>> {
+class TranslateBatchTest : public ::testing::TestWithParam<std::tuple<std::string, QuantScheme>> {
  protected:
   void SetUp() override {
     const std::string& name = std::get<0>(GetParam());
@@ -139,7 +139,8 @@ class TranslateBatchTest
     if (one_by_one) {
       for (size_t i = 0; i < words.size(); ++i) {
         TranslationResult result;
-        const Status status = translator.Translate(words[i].data(), words[i].size(), options, &result);
+        const Status status =
+            translator.Translate(words[i].data(), words[i].size(), options, &result);
         outputs[i] = Capture(status, &result);
       }
       return outputs;
@@ -150,10 +151,10 @@ class TranslateBatchTest
       sources.push_back(w.data());
       lengths.push_back(w.size());
     }
-    EXPECT_EQ(translator.TranslateBatch(sources.data(), lengths.data(),
-                                        static_cast<int32_t>(words.size()), options, OnResult,
-                                        &outputs),
-              Status::kOk)
+    EXPECT_EQ(
+        translator.TranslateBatch(sources.data(), lengths.data(),
+                                  static_cast<int32_t>(words.size()), options, OnResult, &outputs),
+        Status::kOk)
         << translator.error_detail();
     return outputs;
   }
@@ -181,7 +182,8 @@ class TranslateBatchTest
         EXPECT_EQ(b.eos, a.eos);
         for (size_t n = 0; n < a.score.size(); ++n) {
           if (exact) {
-            EXPECT_EQ(memcmp(&a.score[n], &b.score[n], sizeof(float)), 0) << a.score[n] << " " << b.score[n];
+            EXPECT_EQ(memcmp(&a.score[n], &b.score[n], sizeof(float)), 0)
+                << a.score[n] << " " << b.score[n];
             EXPECT_EQ(memcmp(&a.log_prob[n], &b.log_prob[n], sizeof(float)), 0);
             EXPECT_EQ(a.attention[n], b.attention[n]);
           } else {
@@ -231,12 +233,11 @@ std::string TestName(const ::testing::TestParamInfo<std::tuple<std::string, Quan
 
 INSTANTIATE_TEST_SUITE_P(
     Golden, TranslateBatchTest,
-    ::testing::Combine(::testing::Values("none", "global_dot", "global_general", "global_concat",
-                                         "global_location", "local_m_dot", "local_m_general",
-                                         "local_p_dot", "local_p_concat", "local_p_location",
-                                         "bahdanau", "g2p-en"),
-                       ::testing::Values(QuantScheme::kFloat32, QuantScheme::kInt8Hybrid,
-                                         QuantScheme::kInt8Full)),
+    ::testing::Combine(
+        ::testing::Values("none", "global_dot", "global_general", "global_concat",
+                          "global_location", "local_m_dot", "local_m_general", "local_p_dot",
+                          "local_p_concat", "local_p_location", "bahdanau", "g2p-en"),
+        ::testing::Values(QuantScheme::kFloat32, QuantScheme::kInt8Hybrid, QuantScheme::kInt8Full)),
     TestName);
 
 // The Transformer's caches per slot and beam index, in every scheme.
@@ -248,7 +249,8 @@ INSTANTIATE_TEST_SUITE_P(
     TestName);
 
 TEST(TranslateBatchErrors, BadArgumentsAndLimits) {
-  auto loaded = testing::LoadCheckpointDir(std::string(EDGENMT_TEST_DATA_DIR) + "/golden/global_dot");
+  auto loaded =
+      testing::LoadCheckpointDir(std::string(EDGENMT_TEST_DATA_DIR) + "/golden/global_dot");
   ASSERT_NE(loaded, nullptr);
   SessionLimits limits;
   limits.max_batch = 0;
@@ -265,7 +267,8 @@ TEST(TranslateBatchErrors, BadArgumentsAndLimits) {
   limits.max_batch = 4;
   testing::AlignedArena arena(bytes);
   Translator translator;
-  ASSERT_EQ(translator.Init(&loaded->model, arena.data(), bytes - 16, limits), Status::kArenaTooSmall);
+  ASSERT_EQ(translator.Init(&loaded->model, arena.data(), bytes - 16, limits),
+            Status::kArenaTooSmall);
   ASSERT_EQ(translator.Init(&loaded->model, arena.data(), bytes, limits), Status::kOk);
   TranslateOptions options;
   options.max_len = 10;
@@ -283,8 +286,10 @@ TEST(TranslateBatchErrors, BadArgumentsAndLimits) {
             Status::kLimitExceeded);
   EXPECT_EQ(outputs[0].calls, 0);
   options.beam = 1;
-  EXPECT_EQ(translator.TranslateBatch(sources, lengths, 0, options, OnResult, &outputs), Status::kOk);
-  EXPECT_EQ(translator.TranslateBatch(sources, lengths, 1, options, OnResult, &outputs), Status::kOk);
+  EXPECT_EQ(translator.TranslateBatch(sources, lengths, 0, options, OnResult, &outputs),
+            Status::kOk);
+  EXPECT_EQ(translator.TranslateBatch(sources, lengths, 1, options, OnResult, &outputs),
+            Status::kOk);
   EXPECT_EQ(outputs[0].calls, 1);
   EXPECT_EQ(outputs[0].status, Status::kOk);
 }

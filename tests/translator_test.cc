@@ -23,9 +23,12 @@ std::string GoldenDir(const std::string& name) {
   return std::string(EDGENMT_TEST_DATA_DIR) + "/golden/" + name;
 }
 
-const char* kAllGolden[] = {"bahdanau",       "global_concat",    "global_dot",     "global_general",
-                            "global_location", "local_m_concat",  "local_m_dot",    "local_m_general",
-                            "local_m_location", "local_p_concat", "local_p_dot",    "local_p_general",
+const char* kAllGolden[] = {"bahdanau",         "global_concat",
+                            "global_dot",       "global_general",
+                            "global_location",  "local_m_concat",
+                            "local_m_dot",      "local_m_general",
+                            "local_m_location", "local_p_concat",
+                            "local_p_dot",      "local_p_general",
                             "local_p_location", "none"};
 
 SessionLimits Limits(int32_t src, int32_t beam, int32_t nbest, int32_t tgt, bool attention) {
@@ -80,8 +83,8 @@ TEST(TranslatorArenaTest, UsedEqualsRequiredAndOneByteLessFails) {
     const Model& model = loaded->model;
     const bool has_attention = model.config().rnn.attention != AttentionType::kNone;
     for (const SessionLimits& limits :
-         {Limits(1, 1, 1, 1, false), Limits(32, 5, 5, 12, has_attention), Limits(7, 3, 2, 20, false),
-          Limits(0, 4, 1, 0, has_attention)}) {
+         {Limits(1, 1, 1, 1, false), Limits(32, 5, 5, 12, has_attention),
+          Limits(7, 3, 2, 20, false), Limits(0, 4, 1, 0, has_attention)}) {
       size_t required = 0;
       ASSERT_EQ(RequiredArenaBytes(model, limits, &required), Status::kOk) << name;
       ASSERT_GT(required, 0u);
@@ -218,11 +221,13 @@ TEST(DecodingOptions, OneRangeCheckNamesTheFirstBadField) {
   EXPECT_EQ(field, nullptr);
   o.beam = kMaxDecodingBeam + 1;
   o.alpha = -1.0f;  // later in field order: beam is reported
-  EXPECT_EQ(ValidateDecodingOptions(o, "x.", detail, sizeof(detail), &field), Status::kInvalidArgument);
+  EXPECT_EQ(ValidateDecodingOptions(o, "x.", detail, sizeof(detail), &field),
+            Status::kInvalidArgument);
   EXPECT_STREQ(detail, "x.beam: 1025 not in [1, 1024]");
   EXPECT_STREQ(field, "beam");
   o.beam = 2;
-  EXPECT_EQ(ValidateDecodingOptions(o, "", detail, sizeof(detail), &field), Status::kInvalidArgument);
+  EXPECT_EQ(ValidateDecodingOptions(o, "", detail, sizeof(detail), &field),
+            Status::kInvalidArgument);
   EXPECT_STREQ(detail, "alpha: must be finite and >= 0");
   o.alpha = 0.0f;
   o.max_len_ratio = INFINITY;
@@ -290,8 +295,9 @@ TEST_F(TranslatorTest, TranslateMatchesTranslateIdsAndDetokenizes) {
   }
   EXPECT_EQ(by_text.num_hypotheses, 3);
   TranslationResult by_ids;
-  ASSERT_EQ(translator_.TranslateIds(src.data(), static_cast<int32_t>(src.size()), options_, &by_ids),
-            Status::kOk);
+  ASSERT_EQ(
+      translator_.TranslateIds(src.data(), static_cast<int32_t>(src.size()), options_, &by_ids),
+      Status::kOk);
   ASSERT_EQ(by_ids.num_hypotheses, static_cast<int32_t>(ids.size()));
   for (int32_t n = 0; n < by_ids.num_hypotheses; ++n) {
     EXPECT_EQ(std::vector<int32_t>(by_ids.hypotheses[n].ids,

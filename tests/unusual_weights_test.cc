@@ -85,12 +85,14 @@ std::vector<Mutation> Mutations() {
   m.push_back({"biases near FLT_MAX", [](TensorMap* t) {
                  for (auto& [name, tensor] : *t) {
                    if (tensor.shape.size() != 1) continue;
-                   for (size_t i = 0; i < tensor.data.size(); ++i) tensor.data[i] = i % 2 ? -FLT_MAX : FLT_MAX;
+                   for (size_t i = 0; i < tensor.data.size(); ++i)
+                     tensor.data[i] = i % 2 ? -FLT_MAX : FLT_MAX;
                  }
                }});
   m.push_back({"row 3 of every matrix denormal", [](TensorMap* t) {
                  EachMatrixRow(t, 3, [](float* row, int64_t n) {
-                   for (int64_t i = 0; i < n; ++i) row[i] = (i % 2 ? -1.0f : 1.0f) * 1e-40f * static_cast<float>(1 + i % 5);
+                   for (int64_t i = 0; i < n; ++i)
+                     row[i] = (i % 2 ? -1.0f : 1.0f) * 1e-40f * static_cast<float>(1 + i % 5);
                  });
                }});
   m.push_back({"every 5th value of every tensor denormal", [](TensorMap* t) {
@@ -121,7 +123,8 @@ void Decode(const Model& model, const std::string& where) {
   limits.attention = model.config().has_attention();
   size_t bytes = 0;
   char why[160];
-  ASSERT_EQ(RequiredArenaBytes(model, limits, &bytes, why, sizeof why), Status::kOk) << where << why;
+  ASSERT_EQ(RequiredArenaBytes(model, limits, &bytes, why, sizeof why), Status::kOk)
+      << where << why;
   testing::AlignedArena arena(bytes);
   Translator translator;
   ASSERT_EQ(translator.Init(&model, arena.data(), bytes, limits), Status::kOk)
@@ -160,7 +163,8 @@ void CheckModel(const std::string& dir) {
     mutation.apply(&ckpt.tensors);
     for (QuantScheme scheme :
          {QuantScheme::kFloat32, QuantScheme::kInt8Hybrid, QuantScheme::kInt8Full}) {
-      const std::string where = dir + " [" + mutation.name + ", " + converter::DtypeName(scheme) + "]: ";
+      const std::string where =
+          dir + " [" + mutation.name + ", " + converter::DtypeName(scheme) + "]: ";
       SCOPED_TRACE(where);
       const converter::ConvertOptions options = testing::CalibratedOptions(scheme, 12, 8);
       std::vector<uint8_t> file;
@@ -182,7 +186,8 @@ std::vector<std::string> ModelDirs() {
   std::vector<std::string> dirs;
   const std::filesystem::path root = std::filesystem::path(EDGENMT_TEST_DATA_DIR) / "golden";
   for (const auto& entry : std::filesystem::directory_iterator(root)) {
-    if (std::filesystem::exists(entry.path() / "model.safetensors")) dirs.push_back(entry.path().string());
+    if (std::filesystem::exists(entry.path() / "model.safetensors"))
+      dirs.push_back(entry.path().string());
   }
   std::sort(dirs.begin(), dirs.end());
   const std::filesystem::path shipped = std::filesystem::path(EDGENMT_SOURCE_DIR) / "models/g2p-en";
@@ -197,7 +202,8 @@ TEST_P(UnusualWeightsTest, EverySchemeConvertsAndDecodesOrRefusesByName) { Check
 INSTANTIATE_TEST_SUITE_P(Models, UnusualWeightsTest, ::testing::ValuesIn(ModelDirs()),
                          [](const ::testing::TestParamInfo<std::string>& info) {
                            std::string name = std::filesystem::path(info.param).filename().string();
-                           for (char& c : name) c = isalnum(static_cast<unsigned char>(c)) ? c : '_';
+                           for (char& c : name)
+                             c = isalnum(static_cast<unsigned char>(c)) ? c : '_';
                            return name;
                          });
 GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(UnusualWeightsTest);

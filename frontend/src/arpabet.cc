@@ -5,9 +5,9 @@ namespace text {
 namespace {
 
 constexpr const char* kBaseNames[kArpabetBases] = {
-    "AA", "AE", "AH", "AO", "AW", "AY", "B",  "CH", "D",  "DH", "EH", "ER", "EY",
-    "F",  "G",  "HH", "IH", "IY", "JH", "K",  "L",  "M",  "N",  "NG", "OW", "OY",
-    "P",  "R",  "S",  "SH", "T",  "TH", "UH", "UW", "V",  "W",  "Y",  "Z",  "ZH"};
+    "AA", "AE", "AH", "AO", "AW", "AY", "B",  "CH", "D", "DH", "EH", "ER", "EY",
+    "F",  "G",  "HH", "IH", "IY", "JH", "K",  "L",  "M", "N",  "NG", "OW", "OY",
+    "P",  "R",  "S",  "SH", "T",  "TH", "UH", "UW", "V", "W",  "Y",  "Z",  "ZH"};
 
 char Upper(char c) { return (c >= 'a' && c <= 'z') ? static_cast<char>(c - 'a' + 'A') : c; }
 
@@ -45,8 +45,7 @@ bool ParseArpabetPhone(const char* s, size_t n, PhoneCode* out) {
   return false;
 }
 
-size_t FormatArpabet(const PhoneCode* phones, int count, bool with_stress, char* out,
-                     size_t cap) {
+size_t FormatArpabet(const PhoneCode* phones, int count, bool with_stress, char* out, size_t cap) {
   size_t used = 0;
   auto put = [&](char c) {
     if (used < cap) out[used] = c;

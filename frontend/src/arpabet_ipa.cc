@@ -10,8 +10,45 @@ namespace {
 
 // Bases in arpabet.h's order.
 enum Base {
-  kAA, kAE, kAH, kAO, kAW, kAY, kB, kCH, kD, kDH, kEH, kER, kEY, kF, kG, kHH, kIH, kIY, kJH, kK,
-  kL, kM, kN, kNG, kOW, kOY, kP, kR, kS, kSH, kT, kTH, kUH, kUW, kV, kW, kY, kZ, kZH
+  kAA,
+  kAE,
+  kAH,
+  kAO,
+  kAW,
+  kAY,
+  kB,
+  kCH,
+  kD,
+  kDH,
+  kEH,
+  kER,
+  kEY,
+  kF,
+  kG,
+  kHH,
+  kIH,
+  kIY,
+  kJH,
+  kK,
+  kL,
+  kM,
+  kN,
+  kNG,
+  kOW,
+  kOY,
+  kP,
+  kR,
+  kS,
+  kSH,
+  kT,
+  kTH,
+  kUH,
+  kUW,
+  kV,
+  kW,
+  kY,
+  kZ,
+  kZH
 };
 
 // eSpeak's symbol for each base: a stressed vowel's, or the consonant's. ɡ is U+0261 (IPA g),
@@ -96,18 +133,22 @@ const char* StressMark(const Word& w, int i, int primary) {
   if (stress == 2) return (prev == primary || next == primary) ? "" : "ˌ";
   // eSpeak puts a secondary stress on a last syllable two after the primary when its vowel is
   // full (ˈɑːstɚhˌaʊt, vˈænsɪlˌoʊ) and on a final -ist (fˈaɪnəlˌɪst).
-  if (stress != 0 || next >= 0 || prev < 0 || w.Stress(prev) != 0 ||
-      w.PrevVowel(prev) != primary) {
+  if (stress != 0 || next >= 0 || prev < 0 || w.Stress(prev) != 0 || w.PrevVowel(prev) != primary) {
     return "";
   }
   switch (w.Base(i)) {
-    case kAA: case kAE: case kAO: case kAW: case kAY: case kEH: case kEY: case kOW: case kOY:
-    case kUW:
-      return "ˌ";
-    case kIH:
-      return (w.Base(i + 1) == kS && w.Base(i + 2) == kT) ? "ˌ" : "";
-    default:
-      return "";
+    case kAA:
+    case kAE:
+    case kAO:
+    case kAW:
+    case kAY:
+    case kEH:
+    case kEY:
+    case kOW:
+    case kOY:
+    case kUW: return "ˌ";
+    case kIH: return (w.Base(i + 1) == kS && w.Base(i + 2) == kT) ? "ˌ" : "";
+    default: return "";
   }
 }
 

@@ -26,7 +26,10 @@ class BoundedText {
     char digits[24];
     int n = 0;
     uint64_t u = v < 0 ? 0 - static_cast<uint64_t>(v) : static_cast<uint64_t>(v);
-    do { digits[n++] = static_cast<char>('0' + u % 10); u /= 10; } while (u);
+    do {
+      digits[n++] = static_cast<char>('0' + u % 10);
+      u /= 10;
+    } while (u);
     if (v < 0) Char('-');
     while (n) Char(digits[--n]);
     return *this;

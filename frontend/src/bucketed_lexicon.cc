@@ -42,7 +42,8 @@ bool VerifyBucketedLexicon(const BucketedLexicon& lexicon, uint32_t num_words, c
   BoundedText out(detail, detail_size);
   const uint32_t nb = lexicon.num_buckets;
   if (nb == 0 || lexicon.buckets[0] != 0 || lexicon.buckets[nb] != lexicon.entries_size) {
-    out.Append("lexicon: bucket directory does not span the entries (").Number(nb)
+    out.Append("lexicon: bucket directory does not span the entries (")
+        .Number(nb)
         .Append(" buckets)");
     return false;
   }
@@ -87,7 +88,10 @@ bool VerifyBucketedLexicon(const BucketedLexicon& lexicon, uint32_t num_words, c
     }
   }
   if (words != num_words) {
-    out.Append("lexicon: ").Number(words).Append(" entries for ").Number(num_words)
+    out.Append("lexicon: ")
+        .Number(words)
+        .Append(" entries for ")
+        .Number(num_words)
         .Append(" words");
     return false;
   }

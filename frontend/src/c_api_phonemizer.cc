@@ -45,8 +45,8 @@ enmt_status enmt_phonemizer_required_arena_bytes(const void* file, size_t size,
       file, size, ToLimits(limits), out_bytes, detail, detail_size));
 }
 
-enmt_status enmt_phonemizer_init(void* storage, size_t storage_bytes, const void* file,
-                                 size_t size, const enmt_phonemizer_limits* limits, void* arena,
+enmt_status enmt_phonemizer_init(void* storage, size_t storage_bytes, const void* file, size_t size,
+                                 const enmt_phonemizer_limits* limits, void* arena,
                                  size_t arena_bytes, enmt_phonemizer** out_phonemizer) {
   if (out_phonemizer == nullptr) return ENMT_INVALID_ARGUMENT;
   *out_phonemizer = nullptr;
@@ -56,8 +56,7 @@ enmt_status enmt_phonemizer_init(void* storage, size_t storage_bytes, const void
   }
   enmt_phonemizer* p = new (storage) enmt_phonemizer();
   *out_phonemizer = p;
-  return static_cast<enmt_status>(
-      p->impl.Init(file, size, ToLimits(limits), arena, arena_bytes));
+  return static_cast<enmt_status>(p->impl.Init(file, size, ToLimits(limits), arena, arena_bytes));
 }
 
 enmt_status enmt_phonemizer_load_user_lexicon(enmt_phonemizer* phonemizer, const char* text,
@@ -76,8 +75,8 @@ enmt_status enmt_phonemize(enmt_phonemizer* phonemizer, const char* utf8, size_t
   output.write = write;
   output.warn = warn;
   output.user = user;
-  return static_cast<enmt_status>(phonemizer->impl.Phonemize(
-      utf8, len, static_cast<edgenmt::PhonemeFormat>(format), output));
+  return static_cast<enmt_status>(
+      phonemizer->impl.Phonemize(utf8, len, static_cast<edgenmt::PhonemeFormat>(format), output));
 }
 
 const char* enmt_phonemizer_error(const enmt_phonemizer* phonemizer) {

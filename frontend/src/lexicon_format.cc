@@ -8,20 +8,35 @@ namespace edgenmt {
 namespace text {
 
 bool ParseLexiconEntry(const uint8_t* bytes, size_t size, size_t offset, const uint8_t** word,
-                size_t* word_len, const uint8_t** prons, size_t* end, const char** why) {
-  if (offset >= size) { *why = "entry offset past the end"; return false; }
+                       size_t* word_len, const uint8_t** prons, size_t* end, const char** why) {
+  if (offset >= size) {
+    *why = "entry offset past the end";
+    return false;
+  }
   const size_t n = bytes[offset];
-  if (n == 0 || offset + 1 + n + 1 > size) { *why = "word length"; return false; }
+  if (n == 0 || offset + 1 + n + 1 > size) {
+    *why = "word length";
+    return false;
+  }
   *word = bytes + offset + 1;
   *word_len = n;
   size_t p = offset + 1 + n;
   *prons = bytes + p;
   const int k = bytes[p++];
-  if (k == 0) { *why = "no pronunciation"; return false; }
+  if (k == 0) {
+    *why = "no pronunciation";
+    return false;
+  }
   for (int i = 0; i < k; ++i) {
-    if (p >= size) { *why = "pronunciation past the end"; return false; }
+    if (p >= size) {
+      *why = "pronunciation past the end";
+      return false;
+    }
     const size_t m = bytes[p++];
-    if (m == 0 || p + m > size) { *why = "phoneme count"; return false; }
+    if (m == 0 || p + m > size) {
+      *why = "phoneme count";
+      return false;
+    }
     for (size_t j = 0; j < m; ++j) {
       const PhoneCode c = bytes[p + j];
       const int base = PhoneBase(c);
@@ -77,8 +92,8 @@ bool VerifyLexiconTable(const LexiconTable& table, uint32_t num_words, char* det
     const uint8_t* prons = nullptr;
     size_t word_len = 0, end = 0;
     const char* why = "";
-    if (!ParseLexiconEntry(table.entries, table.entries_size, slot - 1, &word, &word_len, &prons, &end,
-                    &why)) {
+    if (!ParseLexiconEntry(table.entries, table.entries_size, slot - 1, &word, &word_len, &prons,
+                           &end, &why)) {
       out.Append("lexicon: slot ").Number(i).Append(": ").Append(why);
       return false;
     }
@@ -97,8 +112,13 @@ bool VerifyLexiconTable(const LexiconTable& table, uint32_t num_words, char* det
     }
   }
   if (used != num_words || static_cast<uint64_t>(used) * 2 > s) {
-    out.Append("lexicon: ").Number(used).Append(" slots used for ").Number(num_words)
-        .Append(" words in ").Number(s).Append(" slots");
+    out.Append("lexicon: ")
+        .Number(used)
+        .Append(" slots used for ")
+        .Number(num_words)
+        .Append(" words in ")
+        .Number(s)
+        .Append(" slots");
     return false;
   }
   return true;

@@ -59,7 +59,7 @@ class LexiconEntry {
 
 struct LexiconTable {
   const uint32_t* slots = nullptr;
-  uint32_t num_slots = 0;           // a power of two (0: no table)
+  uint32_t num_slots = 0;  // a power of two (0: no table)
   const uint8_t* entries = nullptr;
   size_t entries_size = 0;
 
@@ -92,7 +92,7 @@ class LexiconBuilder {
   uint8_t* pool_ = nullptr;
   size_t pool_size_ = 0;
   size_t used_ = 0;
-  size_t last_entry_ = 0;   // offset of the last entry added
+  size_t last_entry_ = 0;  // offset of the last entry added
   uint32_t num_words_ = 0;
 };
 

@@ -37,8 +37,13 @@ const char* UrlMarkReading(char c) {
 
 Normalizer::Normalizer(const char* line, size_t len, WarnFunction warn, void* user,
                        WordOracle* oracle, WordSink* sink)
-    : scanner_(line, len, warn, user), line_(line), len_(len), warn_(warn), user_(user),
-      oracle_(oracle), sink_(sink) {}
+    : scanner_(line, len, warn, user),
+      line_(line),
+      len_(len),
+      warn_(warn),
+      user_(user),
+      oracle_(oracle),
+      sink_(sink) {}
 
 const Token* Normalizer::Peek(int k) {
   while (count_ <= k && !scanner_done_) {
@@ -117,8 +122,8 @@ int Normalizer::ReadPunct(const Token& t) {
   if (t.Is("'") && Attached(1) && Peek(1)->kind == TokenKind::kNumber && Peek(1)->len == 2 &&
       Attached(2) && Peek(2)->kind == TokenKind::kWord && Peek(2)->Is("s")) {
     sink_->BeginItem(t.begin, Peek(2)->end);
-    const uint32_t tens = static_cast<uint32_t>((Peek(1)->text[0] - '0') * 10 +
-                                                (Peek(1)->text[1] - '0'));
+    const uint32_t tens =
+        static_cast<uint32_t>((Peek(1)->text[0] - '0') * 10 + (Peek(1)->text[1] - '0'));
     SayNumber(tens, NumberForm::kPlural, sink_);
     return 3;
   }
@@ -154,12 +159,25 @@ int Normalizer::ReadSymbol(const Token& t) {
     Say("number");
     return 1;  // the number reads next
   }
-  struct Reading { const char* symbol; const char* words; };
-  static const Reading kReadings[] = {
-      {"&", "and"}, {"+", "plus"}, {"@", "at"}, {"=", "equals"}, {"%", "percent"},
-      {"<", "less than"}, {">", "greater than"}, {"#", "hash"}, {"\xC2\xB0", "degrees"},
-      {"\xC3\x97", "times"}, {"\xC2\xA2", "cents"}, {"$", "dollars"},
-      {"\xC2\xA3", "pounds"}, {"\xE2\x82\xAC", "euros"}, {"\xC2\xA5", "yen"}};
+  struct Reading {
+    const char* symbol;
+    const char* words;
+  };
+  static const Reading kReadings[] = {{"&", "and"},
+                                      {"+", "plus"},
+                                      {"@", "at"},
+                                      {"=", "equals"},
+                                      {"%", "percent"},
+                                      {"<", "less than"},
+                                      {">", "greater than"},
+                                      {"#", "hash"},
+                                      {"\xC2\xB0", "degrees"},
+                                      {"\xC3\x97", "times"},
+                                      {"\xC2\xA2", "cents"},
+                                      {"$", "dollars"},
+                                      {"\xC2\xA3", "pounds"},
+                                      {"\xE2\x82\xAC", "euros"},
+                                      {"\xC2\xA5", "yen"}};
   sink_->BeginItem(t.begin, t.end);
   for (const Reading& r : kReadings) {
     if (t.Is(r.symbol)) {
@@ -218,9 +236,12 @@ int Normalizer::ReadWord(const Token& t) {
   bool dotted = false, all_caps = t.len >= 2, letters = true;
   size_t n_letters = 0;
   for (int i = 0; i < t.len; ++i) {
-    if (t.text[i] == '.') dotted = true;
-    else if (IsLetter(t.text[i])) ++n_letters;
-    else letters = false;
+    if (t.text[i] == '.')
+      dotted = true;
+    else if (IsLetter(t.text[i]))
+      ++n_letters;
+    else
+      letters = false;
     if (IsLetter(t.text[i]) && !IsUpper(t.text[i])) all_caps = false;
   }
   if (dotted && letters) {

@@ -36,7 +36,7 @@ class Normalizer {
 
  private:
   static constexpr int kWindow = 8;
-  const Token* Peek(int k);           // null past the end of the line
+  const Token* Peek(int k);  // null past the end of the line
   void Consume(int k);
   // Each reads the item at the window's start and returns the tokens it used (>= 1).
   int ReadPunct(const Token& t);
@@ -46,11 +46,11 @@ class Normalizer {
   int ReadMoney(int currency_index);
   void ReadUrl(const Token& t);
   void SpellLetters(const char* s, size_t n);
-  void Say(const char* words);        // space-separated static words, as kNormalizer
+  void Say(const char* words);  // space-separated static words, as kNormalizer
   void SayPlain(const char* digits, size_t n, bool allow_year);  // a number without suffixes
   int ReadUnitAfter(int k, bool singular);  // a unit at window index k: tokens used (0: none)
-  bool Attached(int k);               // token k exists and follows k-1 without a space
-  bool Spaced(int k);                 // token k exists and follows k-1 after a space
+  bool Attached(int k);                     // token k exists and follows k-1 without a space
+  bool Spaced(int k);                       // token k exists and follows k-1 after a space
 
   TextScanner scanner_;
   const char* line_;
@@ -63,7 +63,7 @@ class Normalizer {
   int start_ = 0;
   int count_ = 0;
   bool scanner_done_ = false;
-  bool last_was_integer_ = false;     // "1 1/2": one and a half
+  bool last_was_integer_ = false;  // "1 1/2": one and a half
 };
 
 }  // namespace text

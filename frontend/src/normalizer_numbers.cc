@@ -26,7 +26,10 @@ Groups Split(const char* s, size_t n) {
   while (i < n) {
     size_t j = i;
     while (j < n && s[j] >= '0' && s[j] <= '9') ++j;
-    if (g.count == Groups::kMax) { g.overflow = true; break; }
+    if (g.count == Groups::kMax) {
+      g.overflow = true;
+      break;
+    }
     g.start[g.count] = s + i;
     g.len[g.count] = static_cast<uint8_t>(j - i);
     g.sep[g.count] = j < n ? s[j] : 0;
@@ -51,9 +54,10 @@ uint64_t Value(const char* s, size_t n) {
 
 bool IsFunctionWord(const Token& t) {
   static const char* const kWords[] = {
-      "the", "a", "an", "this", "that", "these", "those", "my", "your", "his", "her", "its",
-      "our", "their", "all", "each", "every", "total", "order", "front", "case", "time", "and",
-      "or", "to", "for", "which", "what", "general", "fact", "particular", "one"};
+      "the",   "a",     "an",    "this",  "that",    "these", "those",      "my",
+      "your",  "his",   "her",   "its",   "our",     "their", "all",        "each",
+      "every", "total", "order", "front", "case",    "time",  "and",        "or",
+      "to",    "for",   "which", "what",  "general", "fact",  "particular", "one"};
   for (const char* w : kWords) {
     if (t.IsCaseless(w)) return true;
   }
@@ -111,7 +115,11 @@ int Normalizer::ReadUnitAfter(int k, bool singular) {
   if (t->kind == TokenKind::kSymbol && t->Is("\xC2\xB0")) {
     const Token* scale = Peek(k + 1);
     if (scale && !scale->space_before && (scale->Is("C") || scale->Is("F"))) {
-      unit = FindUnit(scale->Is("C") ? "\xC2\xB0" "C" : "\xC2\xB0" "F", 3);
+      unit = FindUnit(scale->Is("C") ? "\xC2\xB0"
+                                       "C"
+                                     : "\xC2\xB0"
+                                       "F",
+                      3);
       used = 2;
     } else {
       unit = FindUnit("\xC2\xB0", 2);
@@ -175,13 +183,19 @@ int Normalizer::ReadMoney(int k) {
   const Token* next = Peek(used);
   if (next && next->kind == TokenKind::kWord) {
     if (!next->space_before) {
-      if (next->IsCaseless("k")) scale = "thousand";
-      else if (next->Is("M") || next->Is("m") || next->IsCaseless("mn")) scale = "million";
-      else if (next->Is("B") || next->IsCaseless("bn")) scale = "billion";
-      else if (next->Is("T") || next->IsCaseless("tn")) scale = "trillion";
+      if (next->IsCaseless("k"))
+        scale = "thousand";
+      else if (next->Is("M") || next->Is("m") || next->IsCaseless("mn"))
+        scale = "million";
+      else if (next->Is("B") || next->IsCaseless("bn"))
+        scale = "billion";
+      else if (next->Is("T") || next->IsCaseless("tn"))
+        scale = "trillion";
     } else if (IsSuffix(next, "thousand", "million", "billion", "trillion")) {
-      scale = next->IsCaseless("thousand") ? "thousand" : next->IsCaseless("million") ? "million"
-              : next->IsCaseless("billion") ? "billion" : "trillion";
+      scale = next->IsCaseless("thousand")  ? "thousand"
+              : next->IsCaseless("million") ? "million"
+              : next->IsCaseless("billion") ? "billion"
+                                            : "trillion";
     }
   }
   if (scale) {
@@ -237,8 +251,8 @@ int Normalizer::ReadNumber(const Token& t) {
   }
   const char first_sep = g.count > 1 ? g.sep[0] : 0;
   // Times: 3:45, 15:30, 12:00:30, with am / pm.
-  if (first_sep == ':' && AllSeparators(g, ':') && g.count <= 3 && g.len[0] <= 2 &&
-      g.len[1] == 2 && (g.count == 2 || g.len[2] == 2) && Value(g.start[1], 2) < 60) {
+  if (first_sep == ':' && AllSeparators(g, ':') && g.count <= 3 && g.len[0] <= 2 && g.len[1] == 2 &&
+      (g.count == 2 || g.len[2] == 2) && Value(g.start[1], 2) < 60) {
     const Token* next = Peek(1);
     const char meridiem = Meridiem(next);
     if (meridiem) used = 2;
@@ -248,8 +262,10 @@ int Normalizer::ReadNumber(const Token& t) {
     if (g.count == 3) {
       for (int i = 1; i < 3; ++i) {
         const uint64_t v = Value(g.start[i], 2);
-        if (v < 10) SayDigits(g.start[i], 2, true, sink_);
-        else SayNumber(v, NumberForm::kCardinal, sink_);
+        if (v < 10)
+          SayDigits(g.start[i], 2, true, sink_);
+        else
+          SayNumber(v, NumberForm::kCardinal, sink_);
       }
     } else if (minutes > 0) {
       SayTwoDigitGroup(static_cast<uint32_t>(minutes), sink_);
@@ -267,8 +283,10 @@ int Normalizer::ReadNumber(const Token& t) {
     if (m >= 1 && m <= 12 && d >= 1 && d <= 31) {
       Say(MonthName(static_cast<int>(m)));
       SayNumber(d, NumberForm::kOrdinal, sink_);
-      if (g.len[2] == 4) SayPlain(g.start[2], 4, true);
-      else SayTwoDigitGroup(static_cast<uint32_t>(Value(g.start[2], 2)), sink_);
+      if (g.len[2] == 4)
+        SayPlain(g.start[2], 4, true);
+      else
+        SayTwoDigitGroup(static_cast<uint32_t>(Value(g.start[2], 2)), sink_);
       return 1;
     }
   }
@@ -282,8 +300,8 @@ int Normalizer::ReadNumber(const Token& t) {
     }
   }
   // Phone numbers: 555-1234, 555-123-4567, 1-800-555-1234.
-  if (g.count >= 2 && AllSeparators(g, '-') && g.len[g.count - 1] == 4 &&
-      g.len[g.count - 2] == 3 && (g.count == 2 || g.len[0] <= 3)) {
+  if (g.count >= 2 && AllSeparators(g, '-') && g.len[g.count - 1] == 4 && g.len[g.count - 2] == 3 &&
+      (g.count == 2 || g.len[0] <= 3)) {
     for (int i = 0; i < g.count; ++i) SayDigits(g.start[i], g.len[i], false, sink_);
     return 1;
   }
@@ -293,12 +311,17 @@ int Normalizer::ReadNumber(const Token& t) {
     if (num >= 1 && den >= 2) {
       const bool mixed = after_integer && t.space_before;
       if (mixed) Say("and");
-      if (mixed && num == 1) sink_->Word("a", 1, WordSource::kNormalizer);  // the article
-      else SayNumber(num, NumberForm::kCardinal, sink_);
+      if (mixed && num == 1)
+        sink_->Word("a", 1, WordSource::kNormalizer);  // the article
+      else
+        SayNumber(num, NumberForm::kCardinal, sink_);
       const NumberForm form = num == 1 ? NumberForm::kOrdinal : NumberForm::kOrdinalPlural;
-      if (den == 2) Say(num == 1 ? "half" : "halves");
-      else if (den == 4) Say(num == 1 ? "quarter" : "quarters");
-      else SayNumber(den, form, sink_);
+      if (den == 2)
+        Say(num == 1 ? "half" : "halves");
+      else if (den == 4)
+        Say(num == 1 ? "quarter" : "quarters");
+      else
+        SayNumber(den, form, sink_);
       return 1;
     }
   }
@@ -315,15 +338,21 @@ int Normalizer::ReadNumber(const Token& t) {
   int dots = 0;
   bool commas_ok = true;
   for (int i = 0; i + 1 < g.count; ++i) {
-    if (g.sep[i] == '.') ++dots;
-    else if (g.sep[i] != ',' || g.len[i + 1] != 3 || dots > 0) commas_ok = false;
+    if (g.sep[i] == '.')
+      ++dots;
+    else if (g.sep[i] != ',' || g.len[i + 1] != 3 || dots > 0)
+      commas_ok = false;
   }
   if (!commas_ok || dots > 1 || (g.count > 1 && g.sep[0] == ',' && g.len[0] > 3)) {
     if (negative) Say("minus");
     for (int i = 0; i < g.count; ++i) {
       if (g.len[i]) SayPlain(g.start[i], g.len[i], false);
-      if (i + 1 < g.count) Say(g.sep[i] == '.' ? "point" : g.sep[i] == ':' ? "colon"
-                              : g.sep[i] == '/' ? "slash" : g.sep[i] == '-' ? "dash" : "");
+      if (i + 1 < g.count)
+        Say(g.sep[i] == '.'   ? "point"
+            : g.sep[i] == ':' ? "colon"
+            : g.sep[i] == '/' ? "slash"
+            : g.sep[i] == '-' ? "dash"
+                              : "");
     }
     return 1;
   }
@@ -334,7 +363,8 @@ int Normalizer::ReadNumber(const Token& t) {
   if (attached && is_integer && IsSuffix(next, "st", "nd", "rd", "th")) {
     char digits[kMaxTokenText];
     size_t d = 0;
-    for (size_t i = 0; i < n; ++i) if (s[i] != ',') digits[d++] = s[i];
+    for (size_t i = 0; i < n; ++i)
+      if (s[i] != ',') digits[d++] = s[i];
     if (d <= 15) {
       sink_->BeginItem(t.begin, next->end);
       if (negative) Say("minus");
@@ -356,13 +386,15 @@ int Normalizer::ReadNumber(const Token& t) {
   const Token* after = Peek(1);
   const bool percent_next = after && after->kind == TokenKind::kSymbol && after->Is("%");
   const Token* unit_token = Peek(1);
-  const bool unit_like = unit_token && (unit_token->kind == TokenKind::kWord ||
-                                        unit_token->kind == TokenKind::kSymbol) &&
-                         !percent_next;
+  const bool unit_like =
+      unit_token &&
+      (unit_token->kind == TokenKind::kWord || unit_token->kind == TokenKind::kSymbol) &&
+      !percent_next;
   const char meridiem = Meridiem(next);
   if (negative) Say("minus");
-  SayPlain(s, n, !percent_next && !(unit_like && FindUnit(unit_token->text, unit_token->len)) &&
-                     !meridiem);
+  SayPlain(
+      s, n,
+      !percent_next && !(unit_like && FindUnit(unit_token->text, unit_token->len)) && !meridiem);
   last_was_integer_ = is_integer && !percent_next;
   if (percent_next) {
     Say("percent");

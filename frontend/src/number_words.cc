@@ -6,12 +6,12 @@ namespace edgenmt {
 namespace text {
 namespace {
 
-constexpr const char* kOnes[20] = {
-    "zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
-    "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen",
-    "nineteen"};
-constexpr const char* kTens[10] = {"", "", "twenty", "thirty", "forty", "fifty", "sixty",
-                                   "seventy", "eighty", "ninety"};
+constexpr const char* kOnes[20] = {"zero",    "one",     "two",       "three",    "four",
+                                   "five",    "six",     "seven",     "eight",    "nine",
+                                   "ten",     "eleven",  "twelve",    "thirteen", "fourteen",
+                                   "fifteen", "sixteen", "seventeen", "eighteen", "nineteen"};
+constexpr const char* kTens[10] = {"",      "",      "twenty",  "thirty", "forty",
+                                   "fifty", "sixty", "seventy", "eighty", "ninety"};
 constexpr const char* kScales[5] = {"", "thousand", "million", "billion", "trillion"};
 
 // Collects the words of one number so the last can take an ordinal or plural ending.
@@ -40,11 +40,13 @@ class Words {
       buf[m] = 's';
       return m + 1;
     }
-    struct Irregular { const char* word; const char* ordinal; };
-    static const Irregular kIrregular[] = {{"one", "first"}, {"two", "second"},
-                                           {"three", "third"}, {"five", "fifth"},
-                                           {"eight", "eighth"}, {"nine", "ninth"},
-                                           {"twelve", "twelfth"}};
+    struct Irregular {
+      const char* word;
+      const char* ordinal;
+    };
+    static const Irregular kIrregular[] = {
+        {"one", "first"},    {"two", "second"}, {"three", "third"},   {"five", "fifth"},
+        {"eight", "eighth"}, {"nine", "ninth"}, {"twelve", "twelfth"}};
     const size_t n = strlen(w);
     if (form == NumberForm::kOrdinal) {
       for (const Irregular& r : kIrregular) {
@@ -115,17 +117,17 @@ void SayYear(uint32_t year, NumberForm form, WordSink* sink) {
   Words words;
   const uint32_t high = year / 100, low = year % 100;
   if (year >= 2000 && year <= 2009) {
-    Cardinal(year, &words);                       // two thousand five
+    Cardinal(year, &words);  // two thousand five
   } else if (low == 0) {
     if (year % 1000 == 0) {
-      Cardinal(year, &words);                     // one thousand
+      Cardinal(year, &words);  // one thousand
     } else {
-      BelowThousand(high, &words);                // nineteen hundred
+      BelowThousand(high, &words);  // nineteen hundred
       words.Add("hundred");
     }
   } else {
     BelowThousand(high, &words);
-    if (low < 10) words.Add("oh");                // nineteen oh five
+    if (low < 10) words.Add("oh");  // nineteen oh five
     BelowThousand(low, &words);
   }
   words.Emit(form, sink);

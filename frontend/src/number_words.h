@@ -14,9 +14,9 @@ namespace text {
 constexpr uint64_t kMaxCardinal = 999999999999999ull;  // 10^15 - 1
 
 enum class NumberForm : uint8_t {
-  kCardinal,  // twenty one
-  kOrdinal,   // twenty first
-  kPlural,    // twenty ones / nineties / hundreds (decades)
+  kCardinal,       // twenty one
+  kOrdinal,        // twenty first
+  kPlural,         // twenty ones / nineties / hundreds (decades)
   kOrdinalPlural,  // thirds / eighths / thirty seconds (fractions' denominators)
 };
 

@@ -48,8 +48,11 @@ Status OpenFile(const void* file, size_t size, Model* model, const fbp::Phonemiz
   }
   *root = fbp::GetPhonemizer(bytes);
   if ((*root)->format_version() != kPhonemizerFormatVersion) {
-    out.Append("phonemizer format version ").Number((*root)->format_version())
-        .Append(" (this runtime reads ").Number(kPhonemizerFormatVersion).Append(")");
+    out.Append("phonemizer format version ")
+        .Number((*root)->format_version())
+        .Append(" (this runtime reads ")
+        .Number(kPhonemizerFormatVersion)
+        .Append(")");
     return Status::kModelVersionUnsupported;
   }
   const Status status = model->Load((*root)->model()->data(), (*root)->model()->size());
@@ -68,11 +71,11 @@ SessionLimits TranslatorLimits(const PhonemizerLimits& limits) {
   return session;
 }
 
-Status Plan(const Model& model, const PhonemizerLimits& limits, ArenaLayout* layout,
-            char* detail, size_t detail_size) {
+Status Plan(const Model& model, const PhonemizerLimits& limits, ArenaLayout* layout, char* detail,
+            size_t detail_size) {
   size_t translator_bytes = 0;
-  const Status status = RequiredArenaBytes(model, TranslatorLimits(limits), &translator_bytes,
-                                           detail, detail_size);
+  const Status status =
+      RequiredArenaBytes(model, TranslatorLimits(limits), &translator_bytes, detail, detail_size);
   if (status != Status::kOk) return status;
   size_t off = AlignUp(sizeof(Phonemizer::State));
   if (limits.user_lexicon_max_words > 0 || limits.user_lexicon_max_bytes > 0) {
@@ -109,9 +112,8 @@ Status Phonemizer::Fail(Status status, const char* message) {
   return status;
 }
 
-Status Phonemizer::RequiredArenaBytes(const void* file, size_t size,
-                                      const PhonemizerLimits& limits, size_t* out_bytes,
-                                      char* detail, size_t detail_size) {
+Status Phonemizer::RequiredArenaBytes(const void* file, size_t size, const PhonemizerLimits& limits,
+                                      size_t* out_bytes, char* detail, size_t detail_size) {
   if (out_bytes == nullptr) return Status::kInvalidArgument;
   Model model;
   const fbp::Phonemizer* root = nullptr;
@@ -122,8 +124,8 @@ Status Phonemizer::RequiredArenaBytes(const void* file, size_t size,
   return Status::kOk;
 }
 
-Status Phonemizer::Init(const void* file, size_t size, const PhonemizerLimits& limits,
-                        void* arena, size_t arena_bytes) {
+Status Phonemizer::Init(const void* file, size_t size, const PhonemizerLimits& limits, void* arena,
+                        size_t arena_bytes) {
   initialized_ = false;
   state_ = nullptr;
   error_detail_[0] = '\0';
@@ -144,7 +146,9 @@ Status Phonemizer::Init(const void* file, size_t size, const PhonemizerLimits& l
     const TokenView token = targets.Token(id);
     if (!text::ParseArpabetPhone(token.data, token.size, &target_phone[id])) {
       text::BoundedText(error_detail_, sizeof error_detail_)
-          .Append("target token ").Number(id).Append(" '")
+          .Append("target token ")
+          .Number(id)
+          .Append(" '")
           .Append(token.data, token.size < 16 ? token.size : 16)
           .Append("' is not an ARPAbet phoneme");
       return Status::kModelVocabularyInvalid;
@@ -174,8 +178,11 @@ Status Phonemizer::Init(const void* file, size_t size, const PhonemizerLimits& l
   }
   if (arena_bytes < layout.total) {
     text::BoundedText(error_detail_, sizeof error_detail_)
-        .Append("arena too small: ").Number(static_cast<int64_t>(layout.total))
-        .Append(" bytes needed, ").Number(static_cast<int64_t>(arena_bytes)).Append(" given");
+        .Append("arena too small: ")
+        .Number(static_cast<int64_t>(layout.total))
+        .Append(" bytes needed, ")
+        .Number(static_cast<int64_t>(arena_bytes))
+        .Append(" given");
     return Status::kArenaTooSmall;
   }
   uint8_t* base = static_cast<uint8_t*>(arena);
@@ -183,7 +190,8 @@ Status Phonemizer::Init(const void* file, size_t size, const PhonemizerLimits& l
                             TranslatorLimits(limits));
   if (status != Status::kOk) {
     text::BoundedText(error_detail_, sizeof error_detail_)
-        .Append("model session: ").Append(translator_.error_detail());
+        .Append("model session: ")
+        .Append(translator_.error_detail());
     return status;
   }
   state_ = new (base) State();
@@ -192,8 +200,8 @@ Status Phonemizer::Init(const void* file, size_t size, const PhonemizerLimits& l
   state_->lexicon_words = lexicon->num_words();
   memcpy(state_->target_phone, target_phone, sizeof target_phone);
   state_->user_num_slots = layout.user_num_slots;
-  state_->user_slots = layout.user_num_slots
-                           ? reinterpret_cast<uint32_t*>(base + layout.user_slots) : nullptr;
+  state_->user_slots =
+      layout.user_num_slots ? reinterpret_cast<uint32_t*>(base + layout.user_slots) : nullptr;
   state_->user_pool = layout.user_num_slots ? base + layout.user_pool : nullptr;
   state_->user_max_words = limits.user_lexicon_max_words;
   state_->user_max_bytes = limits.user_lexicon_max_bytes;
@@ -247,9 +255,8 @@ int WordLookup::FromModel(const char* word, size_t n, text::PhoneCode* out, int 
   return count;
 }
 
-int WordLookup::FirstPronunciation(const char* word, size_t n, bool ask_model,
-                                   text::PhoneCode* out, int cap, WordOrigin* origin,
-                                   const char** error) const {
+int WordLookup::FirstPronunciation(const char* word, size_t n, bool ask_model, text::PhoneCode* out,
+                                   int cap, WordOrigin* origin, const char** error) const {
   const text::LexiconEntry entry = Find(word, n, origin);
   if (entry.found()) {
     const text::PronunciationView first = entry.At(0);
@@ -280,8 +287,9 @@ Status Phonemizer::PhonemizeWord(const char* word, size_t len, char* out, size_t
   WordOrigin found_origin = WordOrigin::kModel;
   text::PhoneCode phones[kMaxWordPhones];
   const char* error = "";
-  const int count = WordLookup(state_, &translator_).FirstPronunciation(
-      lower, len, true, phones, kMaxWordPhones, &found_origin, &error);
+  const int count =
+      WordLookup(state_, &translator_)
+          .FirstPronunciation(lower, len, true, phones, kMaxWordPhones, &found_origin, &error);
   if (count < 0) return Fail(Status::kInternal, error);
   const size_t n = text::FormatArpabet(phones, count, true, out, out_size - 1);
   out[n < out_size - 1 ? n : out_size - 1] = '\0';

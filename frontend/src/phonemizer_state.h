@@ -18,7 +18,7 @@ namespace edgenmt {
 // rules see their neighbours and a line of any length fits.
 constexpr int kPhraseWords = 64;
 constexpr int kPhraseItems = 64;
-constexpr int kMaxWordChars = 64;     // longer words are read in pieces
+constexpr int kMaxWordChars = 64;  // longer words are read in pieces
 constexpr int kMaxWordPhones = 96;
 
 struct PhraseWord {
@@ -32,17 +32,17 @@ struct PhraseWord {
 };
 
 struct PhraseItem {
-  uint32_t begin, end;     // byte span in the line
+  uint32_t begin, end;  // byte span in the line
   uint16_t first_word, num_words;
-  char mark[4];            // a break's mark ("" for words)
+  char mark[4];  // a break's mark ("" for words)
   bool space_before;
 };
 
 struct Phonemizer::State {
-  text::BucketedLexicon lexicon;     // the file's (num_buckets 0 when use_lexicon is off)
+  text::BucketedLexicon lexicon;  // the file's (num_buckets 0 when use_lexicon is off)
   bool lexicon_complete = false;
   uint32_t lexicon_words = 0;
-  text::LexiconBuilder user;         // over the arena's user lexicon space
+  text::LexiconBuilder user;  // over the arena's user lexicon space
   bool user_loaded = false;
   uint32_t* user_slots = nullptr;
   uint32_t user_num_slots = 0;
@@ -73,8 +73,8 @@ class WordLookup {
   // written to out (<= cap), -1 when the model failed (*error says why), kNotListed when the
   // word is not listed and ask_model is not set.
   static constexpr int kNotListed = -2;
-  int FirstPronunciation(const char* word, size_t n, bool ask_model, text::PhoneCode* out,
-                         int cap, WordOrigin* origin, const char** error) const;
+  int FirstPronunciation(const char* word, size_t n, bool ask_model, text::PhoneCode* out, int cap,
+                         WordOrigin* origin, const char** error) const;
 
  private:
   Phonemizer::State* state_;

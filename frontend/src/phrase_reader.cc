@@ -28,8 +28,7 @@ class PhraseReader final : public text::WordSink, public text::WordOracle {
  public:
   PhraseReader(Phonemizer::State* state, Translator* translator, PhonemeFormat format,
                const PhonemizerOutput& output, const char* line)
-      : state_(state), lookup_(state, translator), format_(format), output_(output),
-        line_(line) {}
+      : state_(state), lookup_(state, translator), format_(format), output_(output), line_(line) {}
 
   void BeginLine() {
     if (format_ == PhonemeFormat::kJson) Write("{\"tokens\":[");
@@ -103,8 +102,8 @@ class PhraseReader final : public text::WordSink, public text::WordOracle {
     WordOrigin origin;
     PhoneCode phones[kMaxWordPhones];
     const char* error = "";
-    const int count = lookup_.FirstPronunciation(lower, n, ask_model, phones, kMaxWordPhones,
-                                                 &origin, &error);
+    const int count =
+        lookup_.FirstPronunciation(lower, n, ask_model, phones, kMaxWordPhones, &origin, &error);
     if (count < 0) return true;  // not listed (or the model failed): spelled
     PhoneCode letters[kMaxWordPhones];
     int num_letters = 0;
@@ -147,8 +146,8 @@ class PhraseReader final : public text::WordSink, public text::WordOracle {
 
 void PhraseReader::Resolve(int i) {
   PhraseWord& word = state_->words[i];
-  word.origin = word.source == text::WordSource::kText ? WordOrigin::kModel
-                                                        : WordOrigin::kNormalizer;
+  word.origin =
+      word.source == text::WordSource::kText ? WordOrigin::kModel : WordOrigin::kNormalizer;
   if (word.source == text::WordSource::kLetter) {
     word.num_phones = static_cast<uint8_t>(text::LetterNamePhones(word.text[0], word.phones));
     return;
@@ -182,8 +181,11 @@ void PhraseReader::Resolve(int i) {
   const int count = lookup_.FromModel(word.text, word.len, word.phones, kMaxWordPhones, &error);
   if (count < 0) {
     char message[200];
-    text::BoundedText(message, sizeof message).Append("no phonemes for '")
-        .Append(word.text, word.len).Append("': ").Append(error);
+    text::BoundedText(message, sizeof message)
+        .Append("no phonemes for '")
+        .Append(word.text, word.len)
+        .Append("': ")
+        .Append(error);
     Warn(this, message);
     word.num_phones = 0;
     return;
@@ -228,8 +230,10 @@ void PhraseReader::WriteJsonString(const char* s, size_t n) {
 void PhraseReader::WriteWord(const PhraseWord& word) {
   char buf[8 * kMaxWordPhones];
   if (format_ == PhonemeFormat::kArpabet) {
-    if (last_ == Last::kWord) Write(" | ");
-    else if (last_ != Last::kNone) Write(" ");
+    if (last_ == Last::kWord)
+      Write(" | ");
+    else if (last_ != Last::kNone)
+      Write(" ");
     Write(buf, text::FormatArpabet(word.phones, word.num_phones, true, buf, sizeof buf));
   } else {
     if (last_ == Last::kWord || last_ == Last::kBreak) Write(" ");
@@ -246,8 +250,12 @@ void PhraseReader::WriteItem(const PhraseItem& item) {
     Write("{\"text\":");
     WriteJsonString(line_ + item.begin, item.end - item.begin);
     char span[48];
-    text::BoundedText(span, sizeof span).Append(",\"span\":[").Number(item.begin).Append(",")
-        .Number(item.end).Append("]");
+    text::BoundedText(span, sizeof span)
+        .Append(",\"span\":[")
+        .Number(item.begin)
+        .Append(",")
+        .Number(item.end)
+        .Append("]");
     Write(span);
     if (item.num_words > 0) {
       Write(",\"words\":[");
@@ -260,8 +268,8 @@ void PhraseReader::WriteItem(const PhraseItem& item) {
         Write(",\"origin\":\"");
         Write(WordOriginName(word.origin));
         Write("\",\"phonemes\":");
-        WriteJsonString(buf, text::FormatArpabet(word.phones, word.num_phones, true, buf,
-                                                 sizeof buf));
+        WriteJsonString(buf,
+                        text::FormatArpabet(word.phones, word.num_phones, true, buf, sizeof buf));
         Write(",\"ipa\":");
         const size_t n = text::WriteIpaWord(word.phones, word.num_phones, buf, sizeof buf);
         WriteJsonString(buf, n < sizeof buf ? n : sizeof buf);

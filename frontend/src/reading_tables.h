@@ -12,20 +12,19 @@ namespace edgenmt {
 namespace text {
 
 struct Abbreviation {
-  const char* written;     // without its final period, matched case-insensitively
+  const char* written;  // without its final period, matched case-insensitively
   const char* reading;
-  bool needs_period;       // only when a period follows ("No.", "St.", "in.")
-  bool before_number;      // only before a number ("No. 5")
+  bool needs_period;   // only when a period follows ("No.", "St.", "in.")
+  bool before_number;  // only before a number ("No. 5")
 };
 // The abbreviation a word token (and whether a period follows) stands for; null if none.
-const Abbreviation* FindAbbreviation(const Token& word, bool period_follows,
-                                     bool number_follows);
+const Abbreviation* FindAbbreviation(const Token& word, bool period_follows, bool number_follows);
 
 struct Unit {
-  const char* written;     // as written after a number
-  const char* singular;    // after exactly 1
+  const char* written;   // as written after a number
+  const char* singular;  // after exactly 1
   const char* plural;
-  bool case_sensitive;     // single letters and the ones that clash with words
+  bool case_sensitive;  // single letters and the ones that clash with words
 };
 const Unit* FindUnit(const char* s, size_t n);
 
@@ -34,11 +33,11 @@ int MonthNumber(const Token& word);
 const char* MonthName(int month);  // 1..12
 
 struct Currency {
-  const char* symbol;      // UTF-8
-  const char* unit_one;    // dollar
-  const char* unit_many;   // dollars
-  const char* cent_one;    // cent (null: no subunit)
-  const char* cent_many;   // cents
+  const char* symbol;     // UTF-8
+  const char* unit_one;   // dollar
+  const char* unit_many;  // dollars
+  const char* cent_one;   // cent (null: no subunit)
+  const char* cent_many;  // cents
 };
 const Currency* FindCurrency(const Token& symbol);
 

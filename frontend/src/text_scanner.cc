@@ -25,13 +25,26 @@ bool IsAsciiLetter(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 
 // surrogate, above U+10FFFF, truncated).
 size_t DecodeUtf8(const uint8_t* s, size_t n, uint32_t* cp) {
   const uint8_t b = s[0];
-  if (b < 0x80) { *cp = b; return 1; }
+  if (b < 0x80) {
+    *cp = b;
+    return 1;
+  }
   size_t len;
   uint32_t min;
-  if ((b & 0xE0) == 0xC0) { len = 2; *cp = b & 0x1F; min = 0x80; }
-  else if ((b & 0xF0) == 0xE0) { len = 3; *cp = b & 0x0F; min = 0x800; }
-  else if ((b & 0xF8) == 0xF0) { len = 4; *cp = b & 0x07; min = 0x10000; }
-  else return 0;
+  if ((b & 0xE0) == 0xC0) {
+    len = 2;
+    *cp = b & 0x1F;
+    min = 0x80;
+  } else if ((b & 0xF0) == 0xE0) {
+    len = 3;
+    *cp = b & 0x0F;
+    min = 0x800;
+  } else if ((b & 0xF8) == 0xF0) {
+    len = 4;
+    *cp = b & 0x07;
+    min = 0x10000;
+  } else
+    return 0;
   if (len > n) return 0;
   for (size_t i = 1; i < len; ++i) {
     if ((s[i] & 0xC0) != 0x80) return 0;
@@ -65,25 +78,51 @@ TextScanner::TextScanner(const char* line, size_t len, WarnFunction warn, void* 
 
 TextScanner::Char TextScanner::At(size_t pos) const {
   Char c{Class::kSkip, kInvalid, 1, {0, 0, 0}, nullptr};
-  if (pos >= len_) { c.cls = Class::kSpace; c.cp = 0; return c; }
+  if (pos >= len_) {
+    c.cls = Class::kSpace;
+    c.cp = 0;
+    return c;
+  }
   uint32_t cp = 0;
   const size_t n = DecodeUtf8(reinterpret_cast<const uint8_t*>(line_) + pos, len_ - pos, &cp);
   if (n == 0) return c;  // an invalid byte: skipped alone
   c.cp = cp;
   c.bytes = static_cast<uint8_t>(n);
   auto punct = [&c](char a, char b = 0, char d = 0) {
-    c.cls = Class::kPunct; c.ascii[0] = a; c.ascii[1] = b; c.ascii[2] = d;
+    c.cls = Class::kPunct;
+    c.ascii[0] = a;
+    c.ascii[1] = b;
+    c.ascii[2] = d;
   };
-  auto symbol = [&c](const char* s) { c.cls = Class::kSymbol; c.utf8_symbol = s; };
+  auto symbol = [&c](const char* s) {
+    c.cls = Class::kSymbol;
+    c.utf8_symbol = s;
+  };
   if (cp < 0x80) {
     const char a = static_cast<char>(cp);
-    if (IsAsciiLetter(a)) { c.cls = Class::kLetter; c.ascii[0] = a; return c; }
-    if (a >= '0' && a <= '9') { c.cls = Class::kDigit; c.ascii[0] = a; return c; }
-    if (a == ' ' || a == '\t' || a == '\n' || a == '\r' || a == '\v' || a == '\f') {
-      c.cls = Class::kSpace; return c;
+    if (IsAsciiLetter(a)) {
+      c.cls = Class::kLetter;
+      c.ascii[0] = a;
+      return c;
     }
-    if (a == '\'' || a == '`') { c.cls = Class::kApostrophe; c.ascii[0] = '\''; return c; }
-    if (strchr(".,;:!?()[]{}\"-/", a) && a != 0) { punct(a); return c; }
+    if (a >= '0' && a <= '9') {
+      c.cls = Class::kDigit;
+      c.ascii[0] = a;
+      return c;
+    }
+    if (a == ' ' || a == '\t' || a == '\n' || a == '\r' || a == '\v' || a == '\f') {
+      c.cls = Class::kSpace;
+      return c;
+    }
+    if (a == '\'' || a == '`') {
+      c.cls = Class::kApostrophe;
+      c.ascii[0] = '\'';
+      return c;
+    }
+    if (strchr(".,;:!?()[]{}\"-/", a) && a != 0) {
+      punct(a);
+      return c;
+    }
     switch (a) {
       case '$': symbol("$"); return c;
       case '%': symbol("%"); return c;
@@ -99,33 +138,90 @@ TextScanner::Char TextScanner::At(size_t pos) const {
   }
   if (cp >= 0xC0 && cp <= 0xFF) {
     const char l = kLatin1Letters[cp - 0xC0];
-    if (l != '*') { c.cls = Class::kLetter; c.ascii[0] = l; return c; }
+    if (l != '*') {
+      c.cls = Class::kLetter;
+      c.ascii[0] = l;
+      return c;
+    }
     switch (cp) {
-      case 0xC6: c.cls = Class::kLetter; c.ascii[0] = 'A'; c.ascii[1] = 'E'; return c;
-      case 0xE6: c.cls = Class::kLetter; c.ascii[0] = 'a'; c.ascii[1] = 'e'; return c;
-      case 0xDE: c.cls = Class::kLetter; c.ascii[0] = 'T'; c.ascii[1] = 'H'; return c;
-      case 0xFE: c.cls = Class::kLetter; c.ascii[0] = 't'; c.ascii[1] = 'h'; return c;
-      case 0xDF: c.cls = Class::kLetter; c.ascii[0] = 's'; c.ascii[1] = 's'; return c;
+      case 0xC6:
+        c.cls = Class::kLetter;
+        c.ascii[0] = 'A';
+        c.ascii[1] = 'E';
+        return c;
+      case 0xE6:
+        c.cls = Class::kLetter;
+        c.ascii[0] = 'a';
+        c.ascii[1] = 'e';
+        return c;
+      case 0xDE:
+        c.cls = Class::kLetter;
+        c.ascii[0] = 'T';
+        c.ascii[1] = 'H';
+        return c;
+      case 0xFE:
+        c.cls = Class::kLetter;
+        c.ascii[0] = 't';
+        c.ascii[1] = 'h';
+        return c;
+      case 0xDF:
+        c.cls = Class::kLetter;
+        c.ascii[0] = 's';
+        c.ascii[1] = 's';
+        return c;
       case 0xD7: symbol("\xC3\x97"); return c;  // ×
-      default: return c;                         // ÷
+      default: return c;                        // ÷
     }
   }
   if (cp >= 0x100 && cp <= 0x17F) {
     c.cls = Class::kLetter;
-    if (cp == 0x152) { c.ascii[0] = 'O'; c.ascii[1] = 'E'; return c; }
-    if (cp == 0x153) { c.ascii[0] = 'o'; c.ascii[1] = 'e'; return c; }
+    if (cp == 0x152) {
+      c.ascii[0] = 'O';
+      c.ascii[1] = 'E';
+      return c;
+    }
+    if (cp == 0x153) {
+      c.ascii[0] = 'o';
+      c.ascii[1] = 'e';
+      return c;
+    }
     c.ascii[0] = kLatinExtendedALetters[cp - 0x100];
     return c;
   }
   switch (cp) {
-    case 0xA0: case 0x2000: case 0x2001: case 0x2002: case 0x2003: case 0x2004: case 0x2005:
-    case 0x2006: case 0x2007: case 0x2008: case 0x2009: case 0x200A: case 0x202F: case 0x3000:
-      c.cls = Class::kSpace; return c;
-    case 0x2018: case 0x2019: case 0x02BC: case 0x2032:
-      c.cls = Class::kApostrophe; c.ascii[0] = '\''; return c;
-    case 0x201C: case 0x201D: case 0x201E: case 0xAB: case 0xBB: punct('"'); return c;
-    case 0x2010: case 0x2011: case 0x2012: case 0x2013: case 0x2014: case 0x2015: case 0x2212:
-      punct('-'); return c;
+    case 0xA0:
+    case 0x2000:
+    case 0x2001:
+    case 0x2002:
+    case 0x2003:
+    case 0x2004:
+    case 0x2005:
+    case 0x2006:
+    case 0x2007:
+    case 0x2008:
+    case 0x2009:
+    case 0x200A:
+    case 0x202F:
+    case 0x3000: c.cls = Class::kSpace; return c;
+    case 0x2018:
+    case 0x2019:
+    case 0x02BC:
+    case 0x2032:
+      c.cls = Class::kApostrophe;
+      c.ascii[0] = '\'';
+      return c;
+    case 0x201C:
+    case 0x201D:
+    case 0x201E:
+    case 0xAB:
+    case 0xBB: punct('"'); return c;
+    case 0x2010:
+    case 0x2011:
+    case 0x2012:
+    case 0x2013:
+    case 0x2014:
+    case 0x2015:
+    case 0x2212: punct('-'); return c;
     case 0x2026: punct('.', '.', '.'); return c;
     case 0xA3: symbol("\xC2\xA3"); return c;        // £
     case 0x20AC: symbol("\xE2\x82\xAC"); return c;  // €
@@ -144,7 +240,8 @@ void TextScanner::SkipRun() {
     if (warn_) {
       char message[128];
       BoundedText out(message, sizeof message);
-      out.Append("skipped ").Number(static_cast<int64_t>(skipped))
+      out.Append("skipped ")
+          .Number(static_cast<int64_t>(skipped))
           .Append(skipped == 1 ? " character (" : " characters (first: ");
       if (first_cp == kInvalid) {
         out.Append("invalid UTF-8 byte 0x");
@@ -152,7 +249,8 @@ void TextScanner::SkipRun() {
         out.Char("0123456789ABCDEF"[b >> 4]).Char("0123456789ABCDEF"[b & 15]);
       } else {
         out.CodePoint(first_cp).Append(first_cp < 0x20 || (first_cp >= 0x7F && first_cp < 0xA0)
-                                           ? ", a control character" : ", no reading");
+                                           ? ", a control character"
+                                           : ", no reading");
       }
       out.Append(") at byte ").Number(static_cast<int64_t>(skip_begin));
       warn_(user_, message);
@@ -166,7 +264,10 @@ void TextScanner::SkipRun() {
       space_before_ = true;
       pos_ += c.bytes;
     } else if (c.cls == Class::kSkip) {
-      if (skipped == 0) { skip_begin = pos_; first_cp = c.cp; }
+      if (skipped == 0) {
+        skip_begin = pos_;
+        first_cp = c.cp;
+      }
       ++skipped;
       pos_ += c.bytes;
     } else {
@@ -231,8 +332,8 @@ void TextScanner::ScanWord(Token* out) {
     // Dotted initials: a single letter, a period, a single letter ("U.S.", "e.g.", "a.m.").
     if (c.cls == Class::kPunct && c.ascii[0] == '.' && c.ascii[1] == 0 && run == 1) {
       const size_t after = pos_ + 1 + next.bytes;
-      const bool dotted_next = next.cls == Class::kLetter && after < len_ + 1 &&
-                               (after >= len_ || At(after).cp == '.');
+      const bool dotted_next =
+          next.cls == Class::kLetter && after < len_ + 1 && (after >= len_ || At(after).cp == '.');
       const bool closes = out->len >= 3 && out->text[out->len - 2] == '.';
       if (dotted_next || closes) {
         out->text[out->len++] = '.';
@@ -261,8 +362,8 @@ void TextScanner::ScanNumber(Token* out) {
       pos_ += 1;
       continue;
     }
-    const bool separator = (c.cls == Class::kPunct && c.ascii[1] == 0 &&
-                            strchr(",.:/-", c.ascii[0])) ;
+    const bool separator =
+        (c.cls == Class::kPunct && c.ascii[1] == 0 && strchr(",.:/-", c.ascii[0]));
     if (separator && pos_ + c.bytes < len_ && At(pos_ + c.bytes).cls == Class::kDigit) {
       out->text[out->len++] = c.ascii[0];
       pos_ += c.bytes;

@@ -31,7 +31,7 @@ struct Token {
   // kUrl: the run's first bytes (read the span for all of it). Not NUL-terminated.
   char text[kMaxTokenText];
 
-  bool Is(const char* s) const;        // text equals s exactly
+  bool Is(const char* s) const;          // text equals s exactly
   bool IsCaseless(const char* s) const;  // ASCII case-insensitive
 };
 
@@ -48,14 +48,14 @@ class TextScanner {
   enum class Class : uint8_t { kSpace, kLetter, kDigit, kApostrophe, kPunct, kSymbol, kSkip };
   struct Char {
     Class cls;
-    uint32_t cp;     // code point (0xFFFFFFFF: an invalid byte)
-    uint8_t bytes;   // its UTF-8 length in the line
-    char ascii[3];   // kLetter: 1-2 folded letters; kPunct: the canonical mark
+    uint32_t cp;              // code point (0xFFFFFFFF: an invalid byte)
+    uint8_t bytes;            // its UTF-8 length in the line
+    char ascii[3];            // kLetter: 1-2 folded letters; kPunct: the canonical mark
     const char* utf8_symbol;  // kSymbol: canonical spelling
   };
   Char At(size_t pos) const;
-  void SkipRun();      // spaces and characters without a reading; warns about the latter
-  void StartRun();     // at a run's first character: finds the run's end and URL extent
+  void SkipRun();   // spaces and characters without a reading; warns about the latter
+  void StartRun();  // at a run's first character: finds the run's end and URL extent
   void ScanWord(Token* out);
   void ScanNumber(Token* out);
   bool NumberStartsAt(size_t pos, bool space_before) const;
@@ -64,7 +64,7 @@ class TextScanner {
   size_t len_;
   size_t pos_ = 0;
   bool space_before_ = true;
-  size_t url_end_ = 0;   // > pos_: a URL-like run ends there
+  size_t url_end_ = 0;        // > pos_: a URL-like run ends there
   bool long_number_ = false;  // the last number token stopped inside a digit run
   WarnFunction warn_;
   void* user_;

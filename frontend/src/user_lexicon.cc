@@ -86,8 +86,12 @@ UserLexiconResult ParseUserLexicon(const char* text, size_t size, uint32_t max_w
     const char* why = ParseLine(line, n, word, &word_len, phones, &count);
     if (why == nullptr) {
       if (builder->num_words() >= max_words && !builder->table().Find(word, word_len).found()) {
-        BoundedText(detail, detail_size).Append("user lexicon line ").Number(line_number)
-            .Append(": more than ").Number(max_words).Append(" words (the limit)");
+        BoundedText(detail, detail_size)
+            .Append("user lexicon line ")
+            .Number(line_number)
+            .Append(": more than ")
+            .Number(max_words)
+            .Append(" words (the limit)");
         return UserLexiconResult::kLimitExceeded;
       }
       switch (builder->Add(word, word_len, phones, count)) {
@@ -100,15 +104,20 @@ UserLexiconResult ParseUserLexicon(const char* text, size_t size, uint32_t max_w
           break;
         case LexiconBuilder::Result::kPoolFull:
         case LexiconBuilder::Result::kTableFull:
-          BoundedText(detail, detail_size).Append("user lexicon line ").Number(line_number)
+          BoundedText(detail, detail_size)
+              .Append("user lexicon line ")
+              .Number(line_number)
               .Append(": the arena's user lexicon space is full");
           return UserLexiconResult::kLimitExceeded;
       }
     }
     if (why != nullptr) {
       if (bad == 0) {
-        BoundedText(detail, detail_size).Append("user lexicon line ").Number(line_number)
-            .Append(": ").Append(why);
+        BoundedText(detail, detail_size)
+            .Append("user lexicon line ")
+            .Number(line_number)
+            .Append(": ")
+            .Append(why);
       }
       ++bad;
       if (on_error) on_error(user, line_number, why);
@@ -119,8 +128,8 @@ UserLexiconResult ParseUserLexicon(const char* text, size_t size, uint32_t max_w
 
 }  // namespace text
 
-Status Phonemizer::LoadUserLexicon(const char* text, size_t size,
-                                   LexiconLineErrorFunction on_error, void* user) {
+Status Phonemizer::LoadUserLexicon(const char* text, size_t size, LexiconLineErrorFunction on_error,
+                                   void* user) {
   if (!initialized_) return Fail(Status::kNotInitialized, "Init has not succeeded");
   if (text == nullptr && size > 0) return Fail(Status::kInvalidArgument, "null text");
   if (state_->user_num_slots == 0) {
@@ -129,15 +138,17 @@ Status Phonemizer::LoadUserLexicon(const char* text, size_t size,
   }
   if (size > state_->user_max_bytes) {
     text::BoundedText(error_detail_, sizeof error_detail_)
-        .Append("user lexicon is ").Number(static_cast<int64_t>(size))
-        .Append(" bytes; the limits allow ").Number(state_->user_max_bytes);
+        .Append("user lexicon is ")
+        .Number(static_cast<int64_t>(size))
+        .Append(" bytes; the limits allow ")
+        .Number(state_->user_max_bytes);
     return Status::kLimitExceeded;
   }
   state_->user_loaded = false;
   state_->user.Init(state_->user_slots, state_->user_num_slots, state_->user_pool,
                     state_->user_max_bytes);
-  switch (text::ParseUserLexicon(text, size, state_->user_max_words, &state_->user, on_error,
-                                 user, error_detail_, sizeof error_detail_)) {
+  switch (text::ParseUserLexicon(text, size, state_->user_max_words, &state_->user, on_error, user,
+                                 error_detail_, sizeof error_detail_)) {
     case text::UserLexiconResult::kOk: break;
     case text::UserLexiconResult::kBadLines: return Status::kUserLexiconInvalid;
     case text::UserLexiconResult::kLimitExceeded: return Status::kLimitExceeded;

@@ -29,9 +29,8 @@ static_assert(alignof(enmt_model) <= kObjectAlignment, "model storage alignment"
 static_assert(alignof(enmt_translator) <= kObjectAlignment, "translator alignment");
 
 // The translator object sits at the start of the arena, rounded to the arena alignment.
-constexpr size_t kTranslatorHeaderBytes =
-    (sizeof(enmt_translator) + edgenmt::kArenaAlignment - 1) / edgenmt::kArenaAlignment *
-    edgenmt::kArenaAlignment;
+constexpr size_t kTranslatorHeaderBytes = (sizeof(enmt_translator) + edgenmt::kArenaAlignment - 1) /
+                                          edgenmt::kArenaAlignment * edgenmt::kArenaAlignment;
 
 bool Aligned(const void* p) { return reinterpret_cast<uintptr_t>(p) % kObjectAlignment == 0; }
 
@@ -65,8 +64,7 @@ To CopyOptionFields(const From& in) {
 }
 static_assert(sizeof(enmt_options) == 8 * 4, "a new enmt_options field needs CopyOptionFields");
 
-void CopyHypothesis(const edgenmt::TranslationResult& result, int32_t index,
-                    enmt_hypothesis* out) {
+void CopyHypothesis(const edgenmt::TranslationResult& result, int32_t index, enmt_hypothesis* out) {
   const edgenmt::Hypothesis& h = result.hypotheses[index];
   out->ids = h.ids;
   out->length = h.length;
@@ -146,13 +144,12 @@ void enmt_limits_default(const enmt_model* model, enmt_limits* out) {
   out->max_nbest = d.nbest;
 }
 
-int32_t enmt_default_backend(void) {
-  return static_cast<int32_t>(edgenmt::DefaultKernelBackend());
-}
+int32_t enmt_default_backend(void) { return static_cast<int32_t>(edgenmt::DefaultKernelBackend()); }
 
 const char* enmt_backend_name(int32_t backend) {
-  return ValidBackend(backend) ? edgenmt::KernelBackendName(static_cast<edgenmt::KernelBackend>(backend))
-                               : "unknown";
+  return ValidBackend(backend)
+             ? edgenmt::KernelBackendName(static_cast<edgenmt::KernelBackend>(backend))
+             : "unknown";
 }
 
 const char* enmt_backend_variant(int32_t backend) {
@@ -165,8 +162,8 @@ void enmt_options_default(const enmt_model* model, enmt_options* out) {
   if (out == nullptr) return;
   // Without a loaded model: DecodingOptions' own defaults (greedy, max_len 1).
   *out = CopyOptionFields<enmt_options>(model == nullptr || !model->model.loaded()
-                                          ? edgenmt::DecodingOptions{}
-                                          : edgenmt::DecodingOptions::FromModel(model->model));
+                                            ? edgenmt::DecodingOptions{}
+                                            : edgenmt::DecodingOptions::FromModel(model->model));
 }
 
 enmt_status enmt_required_arena_bytes(const enmt_model* model, const enmt_limits* limits,
@@ -175,8 +172,7 @@ enmt_status enmt_required_arena_bytes(const enmt_model* model, const enmt_limits
 }
 
 enmt_status enmt_required_arena_bytes_detail(const enmt_model* model, const enmt_limits* limits,
-                                             size_t* out_bytes, char* detail,
-                                             size_t detail_size) {
+                                             size_t* out_bytes, char* detail, size_t detail_size) {
   if (detail != nullptr && detail_size > 0) detail[0] = '\0';
   if (model == nullptr || limits == nullptr || out_bytes == nullptr ||
       !ValidBackend(limits->backend)) {
@@ -214,7 +210,8 @@ const char* enmt_translator_error(const enmt_translator* translator) {
 }
 
 size_t enmt_translator_arena_bytes_used(const enmt_translator* translator) {
-  return translator == nullptr ? 0 : translator->translator.arena_bytes_used() + kTranslatorHeaderBytes;
+  return translator == nullptr ? 0
+                               : translator->translator.arena_bytes_used() + kTranslatorHeaderBytes;
 }
 
 enmt_status enmt_translate(enmt_translator* translator, const char* utf8, size_t len,
@@ -290,7 +287,8 @@ enmt_status enmt_model_token(const enmt_model* model, int32_t side, int32_t id,
     return ENMT_INVALID_ARGUMENT;
   }
   if (!model->model.loaded()) return ENMT_NOT_INITIALIZED;
-  const edgenmt::VocabularyView& vocab = side == 0 ? model->model.src_vocab() : model->model.tgt_vocab();
+  const edgenmt::VocabularyView& vocab =
+      side == 0 ? model->model.src_vocab() : model->model.tgt_vocab();
   if (id < 0 || id >= vocab.size) return ENMT_INVALID_ARGUMENT;
   const edgenmt::TokenView token = vocab.Token(id);
   *out_text = token.data;
@@ -299,10 +297,7 @@ enmt_status enmt_model_token(const enmt_model* model, int32_t side, int32_t id,
 }
 
 int32_t enmt_model_has_attention(const enmt_model* model) {
-  return model != nullptr && model->model.loaded() &&
-                 model->model.config().has_attention()
-             ? 1
-             : 0;
+  return model != nullptr && model->model.loaded() && model->model.config().has_attention() ? 1 : 0;
 }
 
 }  // extern "C"

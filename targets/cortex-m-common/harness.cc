@@ -28,7 +28,8 @@ namespace {
 
 constexpr int kExitOk = 0, kExitUsage = 2, kExitModel = 3, kExitSource = 4, kExitRuntime = 5;
 
-alignas(16) __attribute__((section(".edgenmt_arena"))) uint8_t g_arena[EDGENMT_FIRMWARE_ARENA_BYTES];
+alignas(16)
+    __attribute__((section(".edgenmt_arena"))) uint8_t g_arena[EDGENMT_FIRMWARE_ARENA_BYTES];
 edgenmt::Model g_model;
 edgenmt::Translator g_translator;
 char g_cmdline[512];
@@ -65,7 +66,8 @@ int Run() {
   }
   const char* args[4] = {nullptr, nullptr, nullptr, nullptr};
   int argc = 0;
-  for (char* token = strtok(g_cmdline, " "); token != nullptr && argc < 4; token = strtok(nullptr, " ")) {
+  for (char* token = strtok(g_cmdline, " "); token != nullptr && argc < 4;
+       token = strtok(nullptr, " ")) {
     args[argc++] = token;
   }
   if (argc < 3) {
@@ -157,14 +159,14 @@ int Run() {
   const double per_word = words > 0 ? static_cast<double>(total_ticks) / words : 0.0;
   platform_log("translated %ld word(s), %ld failed, beam %d", words, failed,
                static_cast<int>(options.beam));
-  platform_log("clock: %llu ticks per word (max %llu) at %lu Hz; %llu instructions per word "
-               "(max %llu) if run with -icount shift=0 (calibrated %.6f ticks/instruction)",
-               static_cast<unsigned long long>(per_word + 0.5),
-               static_cast<unsigned long long>(max_ticks),
-               static_cast<unsigned long>(board_clock_hz()),
-               static_cast<unsigned long long>(per_word / ticks_per_instruction + 0.5),
-               static_cast<unsigned long long>(max_ticks / ticks_per_instruction + 0.5),
-               ticks_per_instruction);
+  platform_log(
+      "clock: %llu ticks per word (max %llu) at %lu Hz; %llu instructions per word "
+      "(max %llu) if run with -icount shift=0 (calibrated %.6f ticks/instruction)",
+      static_cast<unsigned long long>(per_word + 0.5), static_cast<unsigned long long>(max_ticks),
+      static_cast<unsigned long>(board_clock_hz()),
+      static_cast<unsigned long long>(per_word / ticks_per_instruction + 0.5),
+      static_cast<unsigned long long>(max_ticks / ticks_per_instruction + 0.5),
+      ticks_per_instruction);
   platform_log("stack: peak %u bytes in Init, %u bytes in Translate (of %u reserved)",
                static_cast<unsigned>(init_stack), static_cast<unsigned>(translate_stack),
                static_cast<unsigned>(platform_stack_size()));

@@ -27,7 +27,8 @@ constexpr int kExitOk = 0, kExitUsage = 2, kExitModel = 3, kExitLine = 4, kExitR
 // The longest text line this harness reads (the library itself takes a line of any length).
 constexpr size_t kMaxLineBytes = 4096;
 
-alignas(16) __attribute__((section(".edgenmt_arena"))) uint8_t g_arena[EDGENMT_FIRMWARE_ARENA_BYTES];
+alignas(16)
+    __attribute__((section(".edgenmt_arena"))) uint8_t g_arena[EDGENMT_FIRMWARE_ARENA_BYTES];
 edgenmt::Phonemizer g_phonemizer;
 char g_cmdline[512];
 char g_line[kMaxLineBytes + 2];
@@ -86,8 +87,10 @@ int Run() {
   }
   edgenmt::PhonemeFormat format = edgenmt::PhonemeFormat::kArpabet;
   if (argc == 4) {
-    if (strcmp(args[3], "ipa") == 0) format = edgenmt::PhonemeFormat::kIpa;
-    else if (strcmp(args[3], "json") == 0) format = edgenmt::PhonemeFormat::kJson;
+    if (strcmp(args[3], "ipa") == 0)
+      format = edgenmt::PhonemeFormat::kIpa;
+    else if (strcmp(args[3], "json") == 0)
+      format = edgenmt::PhonemeFormat::kJson;
     else if (strcmp(args[3], "arpabet") != 0) {
       platform_log("error: format %s: must be arpabet, ipa or json", args[3]);
       return kExitUsage;
@@ -173,11 +176,11 @@ int Run() {
   const double per_word = words > 0 ? static_cast<double>(total_ticks) / words : 0.0;
   platform_log("phonemized %ld line(s), %ld input word(s), %ld failed", context.line, words,
                failed);
-  platform_log("clock: %llu ticks per input word at %lu Hz; %llu instructions per input word "
-               "if run with -icount shift=0",
-               static_cast<unsigned long long>(per_word + 0.5),
-               static_cast<unsigned long>(board_clock_hz()),
-               static_cast<unsigned long long>(per_word / ticks_per_instruction + 0.5));
+  platform_log(
+      "clock: %llu ticks per input word at %lu Hz; %llu instructions per input word "
+      "if run with -icount shift=0",
+      static_cast<unsigned long long>(per_word + 0.5), static_cast<unsigned long>(board_clock_hz()),
+      static_cast<unsigned long long>(per_word / ticks_per_instruction + 0.5));
   platform_log("stack: peak %u bytes in Init, %u bytes in Phonemize (of %u reserved)",
                static_cast<unsigned>(init_stack), static_cast<unsigned>(phonemize_stack),
                static_cast<unsigned>(platform_stack_size()));

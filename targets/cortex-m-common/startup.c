@@ -60,9 +60,22 @@ __attribute__((naked)) void Fault_Handler(void) {
 
 typedef void (*Vector)(void);
 __attribute__((section(".vectors"), used)) const Vector g_vectors[16 + 32] = {
-    (Vector)__stack_top, Reset_Handler, NMI_Handler, HardFault_Handler, MemManage_Handler,
-    BusFault_Handler, UsageFault_Handler, SecureFault_Handler, 0, 0, 0, Default_Handler,
-    Default_Handler, 0, Default_Handler, SysTick_Handler,
+    (Vector)__stack_top,
+    Reset_Handler,
+    NMI_Handler,
+    HardFault_Handler,
+    MemManage_Handler,
+    BusFault_Handler,
+    UsageFault_Handler,
+    SecureFault_Handler,
+    0,
+    0,
+    0,
+    Default_Handler,
+    Default_Handler,
+    0,
+    Default_Handler,
+    SysTick_Handler,
     // External interrupts: none used.
     [16 ... 47] = Default_Handler,
 };
@@ -79,7 +92,8 @@ void Reset_Handler(void) {
   __asm__ volatile("dsb\n\tisb" ::: "memory");
   SCB_SHCSR |= (1u << 16) | (1u << 17) | (1u << 18);  // MemManage, BusFault, UsageFault on
 
-  for (volatile uint32_t *src = __data_load, *dst = __data_start; dst < __data_end;) *dst++ = *src++;
+  for (volatile uint32_t *src = __data_load, *dst = __data_start; dst < __data_end;)
+    *dst++ = *src++;
   for (volatile uint32_t* dst = __bss_start; dst < __bss_end;) *dst++ = 0;
   // Paint the stack below this frame for the harness' peak-use measurement.
   uint32_t* sp;

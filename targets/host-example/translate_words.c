@@ -32,7 +32,8 @@ int main(int argc, char** argv) {
   static uint8_t storage[ENMT_MODEL_STORAGE_BYTES_MAX] __attribute__((aligned(16)));
   enmt_model* model = NULL;
   if (data == NULL || enmt_model_load(storage, sizeof storage, data, size, &model) != ENMT_OK) {
-    fprintf(stderr, "translate_words_c: %s: %s\n", argv[1], data ? enmt_model_error(model) : "unreadable");
+    fprintf(stderr, "translate_words_c: %s: %s\n", argv[1],
+            data ? enmt_model_error(model) : "unreadable");
     return 1;
   }
   enmt_options options;

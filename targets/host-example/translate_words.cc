@@ -60,7 +60,8 @@ int main(int argc, char** argv) {
   }
   for (int i = 2; i < argc; ++i) {
     edgenmt::TranslationResult result;
-    const edgenmt::Status status = translator.Translate(argv[i], std::strlen(argv[i]), options, &result);
+    const edgenmt::Status status =
+        translator.Translate(argv[i], std::strlen(argv[i]), options, &result);
     if (status != edgenmt::Status::kOk) {
       std::fprintf(stderr, "translate_words: %s: %s: %s\n", argv[i], edgenmt::StatusName(status),
                    translator.error_detail());
@@ -68,6 +69,7 @@ int main(int argc, char** argv) {
     }
     std::printf("%s\t%s\n", argv[i], result.hypotheses[0].text);
   }
-  std::fprintf(stderr, "translate_words: arena %zu bytes, model %zu bytes\n", arena_bytes, model_size);
+  std::fprintf(stderr, "translate_words: arena %zu bytes, model %zu bytes\n", arena_bytes,
+               model_size);
   return 0;
 }

@@ -18,8 +18,10 @@ int main(void) {
   static const float kExpected[3] = {0.25f, -2.5f, -4.0f};
   float output[3] = {0.0f, 0.0f, 0.0f};
   xnn_operator_t op = NULL;
-  status = xnn_create_fully_connected_nc_f32(2, 3, 2, 3, kWeights, kBias, -INFINITY, INFINITY, 0, &op);
-  if (status == xnn_status_success) status = xnn_setup_fully_connected_nc_f32(op, 1, kInput, output, NULL);
+  status =
+      xnn_create_fully_connected_nc_f32(2, 3, 2, 3, kWeights, kBias, -INFINITY, INFINITY, 0, &op);
+  if (status == xnn_status_success)
+    status = xnn_setup_fully_connected_nc_f32(op, 1, kInput, output, NULL);
   if (status == xnn_status_success) status = xnn_run_operator(op, NULL);
   if (op != NULL) xnn_delete_operator(op);
   if (status != xnn_status_success) {
@@ -28,11 +30,14 @@ int main(void) {
   }
   for (int i = 0; i < 3; ++i) {
     if (fabsf(output[i] - kExpected[i]) > 1e-6f) {
-      fprintf(stderr, "xnnpack_link_check: output[%d] = %g, expected %g\n", i, output[i], kExpected[i]);
+      fprintf(stderr, "xnnpack_link_check: output[%d] = %g, expected %g\n", i, output[i],
+              kExpected[i]);
       return 1;
     }
   }
   xnn_deinitialize();
-  printf("xnnpack_link_check: XNNPACK from the sysroot initializes and computes (fully connected f32)\n");
+  printf(
+      "xnnpack_link_check: XNNPACK from the sysroot initializes and computes (fully connected "
+      "f32)\n");
   return 0;
 }

@@ -113,8 +113,12 @@ TEST(ArpabetIpa, MatchesEspeakNg) {
 
 TEST(ArpabetIpa, SymbolsAreEspeaks) {
   // IPA ɡ (U+0261), not ASCII g; ɹ, not r; syllabic n is n + U+0329.
-  EXPECT_EQ(Ipa("G UH1 D"), "\xc9\xa1\xcb\x88\xca\x8a" "d");
-  EXPECT_EQ(Ipa("R EH1 D"), "\xc9\xb9\xcb\x88\xc9\x9b" "d");
+  EXPECT_EQ(Ipa("G UH1 D"),
+            "\xc9\xa1\xcb\x88\xca\x8a"
+            "d");
+  EXPECT_EQ(Ipa("R EH1 D"),
+            "\xc9\xb9\xcb\x88\xc9\x9b"
+            "d");
   EXPECT_EQ(Ipa("K AA1 T AH0 N"), "k\xcb\x88\xc9\x91\xcb\x90\xca\x94n\xcc\xa9");
 }
 

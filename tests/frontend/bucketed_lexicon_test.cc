@@ -47,8 +47,8 @@ struct Bucketed {
     if (num_buckets == 0) num_buckets = LexiconBucketsFor(n);
     buckets.assign(num_buckets + 1, 0);
     entries.assign(table.entries_size, 0);
-    EXPECT_TRUE(BucketLexiconEntries(table.entries, table.entries_size, num_buckets,
-                                     buckets.data(), entries.data()));
+    EXPECT_TRUE(BucketLexiconEntries(table.entries, table.entries_size, num_buckets, buckets.data(),
+                                     entries.data()));
     Point();
   }
   void Point() {

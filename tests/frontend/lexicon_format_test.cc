@@ -83,7 +83,8 @@ TEST(LexiconFormat, CorruptTablesAreRejected) {
   std::vector<uint32_t> slots(t.slots);
   LexiconTable bad = table;
   bad.slots = slots.data();
-  for (auto& s : slots) if (s) s = 100000;  // offsets past the end
+  for (auto& s : slots)
+    if (s) s = 100000;  // offsets past the end
   EXPECT_FALSE(VerifyLexiconTable(bad, 2, detail, sizeof detail));
   bad.num_slots = 12;  // not a power of two
   EXPECT_FALSE(VerifyLexiconTable(bad, 2, detail, sizeof detail));
@@ -95,7 +96,7 @@ TEST(Arpabet, ParseAndFormat) {
   EXPECT_EQ(PhoneStress(c), 0);
   EXPECT_TRUE(ParseArpabetPhone("zh", 2, &c));
   EXPECT_EQ(PhoneStress(c), kNoStress);
-  EXPECT_FALSE(ParseArpabetPhone("T1", 2, &c));   // stress on a consonant
+  EXPECT_FALSE(ParseArpabetPhone("T1", 2, &c));  // stress on a consonant
   EXPECT_FALSE(ParseArpabetPhone("AH3", 3, &c));
   EXPECT_FALSE(ParseArpabetPhone("XX", 2, &c));
   EXPECT_FALSE(ParseArpabetPhone("", 0, &c));

@@ -81,12 +81,18 @@ TEST(Normalizer, MoneyPercentUnits) {
   EXPECT_EQ(Read("$0.99"), "ninety nine cents");
   EXPECT_EQ(Read("$1.5 million"), "one point five million dollars");
   EXPECT_EQ(Read("$3.2B"), "three point two billion dollars");
-  EXPECT_EQ(Read("\xC2\xA3" "2.50"), "two pounds fifty pence");
-  EXPECT_EQ(Read("\xE2\x82\xAC" "1"), "one euro");
+  EXPECT_EQ(Read("\xC2\xA3"
+                 "2.50"),
+            "two pounds fifty pence");
+  EXPECT_EQ(Read("\xE2\x82\xAC"
+                 "1"),
+            "one euro");
   EXPECT_EQ(Read("50\xC2\xA2"), "fifty cents");
   EXPECT_EQ(Read("5% and 3.5%"), "five percent and three point five percent");
   EXPECT_EQ(Read("1 km, 5 km, 60 mph"), "one kilometer five kilometers sixty miles per hour");
-  EXPECT_EQ(Read("20\xC2\xB0" "C"), "twenty degrees celsius");
+  EXPECT_EQ(Read("20\xC2\xB0"
+                 "C"),
+            "twenty degrees celsius");
   EXPECT_EQ(Read("5 in the box"), "five in the box");
   EXPECT_EQ(Read("$5-$10"), "five to ten dollars");
 }

@@ -125,8 +125,7 @@ TEST_F(PhonemizerTest, CorruptFilesAreRejected) {
     copy[at] ^= static_cast<uint8_t>(1 + i % 255);
     AlignedFile bad(copy);
     Phonemizer q;
-    if (q.Init(bad.data, bad.size, limits, big_arena.data(), big_arena.size() * 8) !=
-        Status::kOk) {
+    if (q.Init(bad.data, bad.size, limits, big_arena.data(), big_arena.size() * 8) != Status::kOk) {
       ++refused;
       continue;
     }
@@ -156,8 +155,10 @@ TEST_F(PhonemizerTest, EveryDictionaryWordIsItsFirstPronunciation) {
     if (word.find('(') != std::string::npos) continue;  // alternates
     bool letters = word.size() < 64;
     for (char& c : word) {
-      if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-      else if (c != '\'') letters = false;
+      if (c >= 'A' && c <= 'Z')
+        c = static_cast<char>(c - 'A' + 'a');
+      else if (c != '\'')
+        letters = false;
     }
     if (!letters) continue;
     char out[512];
@@ -185,8 +186,9 @@ TEST_F(PhonemizerTest, MustShowSentence) {
       if (w["word"] == "read") read += w["phonemes"].get<std::string>() + ";";
     }
   }
-  EXPECT_EQ(words, "doctor smith paid three dollars fifty cents on may third twenty twenty four "
-                   "to read what he had read");
+  EXPECT_EQ(words,
+            "doctor smith paid three dollars fifty cents on may third twenty twenty four "
+            "to read what he had read");
   EXPECT_EQ(read, "R IY1 D;R EH1 D;");
   const std::string ipa = Run(&p, line, PhonemeFormat::kIpa);
   EXPECT_EQ(ipa.back(), '\n');
@@ -214,7 +216,8 @@ TEST_F(PhonemizerTest, SentenceTestSet) {
     while (expected_stream >> item) {
       const size_t bar = item.find('|');
       std::string phones = bar == std::string::npos ? "" : item.substr(bar + 1);
-      for (char& c : phones) if (c == '_') c = ' ';
+      for (char& c : phones)
+        if (c == '_') c = ' ';
       expected.emplace_back(item.substr(0, bar), phones);
     }
     const nlohmann::json j = nlohmann::json::parse(Run(&p, text, PhonemeFormat::kJson));
@@ -285,8 +288,9 @@ void CollectLexiconErrors(void* user, uint32_t line, const char* message) {
 }
 
 TEST_F(PhonemizerTest, UserLexicon) {
-  const std::string good = ";;; comment\nEDGENMT  EH1 JH EH2 N EH1 M T IY1\nedgenmt(1)  EH1 JH\n"
-                           "tomato  T AH0 M AA1 T OW2\n";
+  const std::string good =
+      ";;; comment\nEDGENMT  EH1 JH EH2 N EH1 M T IY1\nedgenmt(1)  EH1 JH\n"
+      "tomato  T AH0 M AA1 T OW2\n";
   PhonemizerLimits limits;
   limits.user_lexicon_max_words = 4;
   limits.user_lexicon_max_bytes = static_cast<uint32_t>(good.size());

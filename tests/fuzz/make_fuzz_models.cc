@@ -37,18 +37,37 @@ std::vector<Variant> Variants() {
     v.push_back({name, c});
   };
   add("lstm-global-general", [](ModelConfig&) {});
-  add("gru-global-concat", [](ModelConfig& c) { c.rnn.cell = CellType::kGru; c.rnn.score = ScoreType::kConcat; });
-  add("lstm-none", [](ModelConfig& c) { c.rnn.attention = AttentionType::kNone; c.rnn.input_feeding = false; });
-  add("lstm-bahdanau", [](ModelConfig& c) { c.rnn.attention = AttentionType::kBahdanau; c.rnn.score = ScoreType::kConcat; });
+  add("gru-global-concat", [](ModelConfig& c) {
+    c.rnn.cell = CellType::kGru;
+    c.rnn.score = ScoreType::kConcat;
+  });
+  add("lstm-none", [](ModelConfig& c) {
+    c.rnn.attention = AttentionType::kNone;
+    c.rnn.input_feeding = false;
+  });
+  add("lstm-bahdanau", [](ModelConfig& c) {
+    c.rnn.attention = AttentionType::kBahdanau;
+    c.rnn.score = ScoreType::kConcat;
+  });
   add("gru-localp-location", [](ModelConfig& c) {
-    c.rnn.cell = CellType::kGru; c.rnn.attention = AttentionType::kLocalP; c.rnn.score = ScoreType::kLocation;
+    c.rnn.cell = CellType::kGru;
+    c.rnn.attention = AttentionType::kLocalP;
+    c.rnn.score = ScoreType::kLocation;
   });
   add("lstm-localm-dot", [](ModelConfig& c) {
-    c.rnn.attention = AttentionType::kLocalM; c.rnn.score = ScoreType::kDot; c.rnn.bidirectional = false;
-    c.rnn.enc_hidden = 8; c.enc_layers = 2; c.rnn.window = 1; c.rnn.reverse_source = true;
+    c.rnn.attention = AttentionType::kLocalM;
+    c.rnn.score = ScoreType::kDot;
+    c.rnn.bidirectional = false;
+    c.rnn.enc_hidden = 8;
+    c.enc_layers = 2;
+    c.rnn.window = 1;
+    c.rnn.reverse_source = true;
   });
   add("lstm-word-nobridge", [](ModelConfig& c) {
-    c.tokenizer = TokenizerType::kWord; c.rnn.bridge = false; c.dec_layers = 1; c.src_vocab_size = 33;
+    c.tokenizer = TokenizerType::kWord;
+    c.rnn.bridge = false;
+    c.dec_layers = 1;
+    c.src_vocab_size = 33;
   });
   // Transformers: pre-norm ReLU, post-norm GELU with learned positions and its own generator.
   auto transformer = [](ModelConfig& c, edgenmt::NormPlacement norm,
@@ -62,8 +81,8 @@ std::vector<Variant> Variants() {
     c.transformer.max_tgt_len = 12;
     c.transformer.activation = activation;
     c.transformer.norm = norm;
-    c.transformer.positions = tied ? edgenmt::PositionEncoding::kSinusoidal
-                                   : edgenmt::PositionEncoding::kLearned;
+    c.transformer.positions =
+        tied ? edgenmt::PositionEncoding::kSinusoidal : edgenmt::PositionEncoding::kLearned;
     c.transformer.tie_output = tied;
   };
   add("transformer-pre", [&](ModelConfig& c) {
@@ -83,7 +102,8 @@ bool Write(const std::string& path, const std::vector<uint8_t>& bytes) {
     return false;
   }
   std::ofstream out(path, std::ios::binary);
-  out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+  out.write(reinterpret_cast<const char*>(bytes.data()),
+            static_cast<std::streamsize>(bytes.size()));
   if (!out) {
     fprintf(stderr, "make_fuzz_models: cannot write %s\n", path.c_str());
     return false;

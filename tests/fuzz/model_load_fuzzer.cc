@@ -39,14 +39,17 @@ void Check(bool ok) {
 }
 
 template <typename T>
-T Min(T a, T b) { return a < b ? a : b; }
+T Min(T a, T b) {
+  return a < b ? a : b;
+}
 
 void InspectAndTranslate(const edgenmt::Model& model, const uint8_t* buffer, size_t size) {
   for (int32_t i = 0; i < model.num_tensors(); ++i) {
     edgenmt::TensorView view{};
     Check(model.TensorAt(i, &view) == edgenmt::Status::kOk);
     const uint8_t* p = static_cast<const uint8_t*>(view.data);
-    Check(p >= buffer && view.bytes <= size && p - buffer <= static_cast<ptrdiff_t>(size - view.bytes));
+    Check(p >= buffer && view.bytes <= size &&
+          p - buffer <= static_cast<ptrdiff_t>(size - view.bytes));
     Check(static_cast<size_t>(view.element_count()) * edgenmt::DTypeSize(view.dtype) == view.bytes);
     Check(strlen(view.name) < size);
     edgenmt::TensorView again{};
@@ -61,7 +64,8 @@ void InspectAndTranslate(const edgenmt::Model& model, const uint8_t* buffer, siz
   }
   const edgenmt::Provenance p = model.provenance();
   Check(strlen(p.checkpoint_sha256) + strlen(p.converter_version) + strlen(p.created) +
-            strlen(p.source) < size);
+            strlen(p.source) <
+        size);
 
   edgenmt::SessionLimits limits;
   limits.max_src_len = Min(model.config().max_src_len, kMaxSrcLen);
@@ -88,7 +92,8 @@ void InspectAndTranslate(const edgenmt::Model& model, const uint8_t* buffer, siz
     options.return_attention = limits.attention;
     // Source ids chosen by the file's size, so different mutants decode different sources.
     int32_t ids[kMaxSrcLen];
-    const int32_t src_len = 1 + static_cast<int32_t>(size % static_cast<size_t>(limits.max_src_len));
+    const int32_t src_len =
+        1 + static_cast<int32_t>(size % static_cast<size_t>(limits.max_src_len));
     for (int32_t i = 0; i < src_len; ++i)
       ids[i] = static_cast<int32_t>((size / 7 + 13 * static_cast<size_t>(i)) %
                                     static_cast<size_t>(model.config().src_vocab_size));

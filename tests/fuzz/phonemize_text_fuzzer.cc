@@ -22,9 +22,7 @@ void Check(bool ok) {
 class Sink final : public WordSink, public WordOracle {
  public:
   explicit Sink(size_t line_len) : line_len_(line_len) {}
-  void BeginItem(uint32_t begin, uint32_t end) override {
-    Check(begin <= end && end <= line_len_);
-  }
+  void BeginItem(uint32_t begin, uint32_t end) override { Check(begin <= end && end <= line_len_); }
   void ExtendItem(uint32_t end) override { Check(end <= line_len_); }
   void Word(const char* text, size_t n, WordSource) override {
     Check(n >= 1);

@@ -26,8 +26,8 @@ namespace {
 
 constexpr int32_t kMaxBeam = 4;
 constexpr int32_t kMaxTgtLen = 8;
-constexpr uint8_t kAlphaFlag = 1, kBetaFlag = 2, kRatioFlag = 4, kAttentionFlag = 8,
-                  kIdsFlag = 16, kOverLimitFlag = 32;
+constexpr uint8_t kAlphaFlag = 1, kBetaFlag = 2, kRatioFlag = 4, kAttentionFlag = 8, kIdsFlag = 16,
+                  kOverLimitFlag = 32;
 
 void Check(bool ok) {
   if (!ok) abort();
@@ -162,8 +162,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   } else {
     status = m.translator.Translate(text, len, o, &result);
   }
-  const bool options_valid = o.nbest <= o.beam &&
-                             (!o.return_attention || m.model.config().rnn.attention != edgenmt::AttentionType::kNone);
+  const bool options_valid =
+      o.nbest <= o.beam &&
+      (!o.return_attention || m.model.config().rnn.attention != edgenmt::AttentionType::kNone);
   if (status == edgenmt::Status::kOk) {
     Check(options_valid && o.beam <= kMaxBeam);
     CheckResult(result, o, m.model);

@@ -45,7 +45,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   Check(strlen(detail) < sizeof detail);
   Check(builder.num_words() <= max_words);
   char why[160];
-  Check(builder.num_words() == 0 || VerifyLexiconTable(builder.table(), builder.num_words(), why,
-                                                       sizeof why));
+  Check(builder.num_words() == 0 ||
+        VerifyLexiconTable(builder.table(), builder.num_words(), why, sizeof why));
   return 0;
 }

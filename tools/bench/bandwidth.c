@@ -35,24 +35,24 @@ static double now(void) {
 }
 
 /* Sums n vectors of type V (n a multiple of 8) with 8 accumulators; returns one lane sum. */
-#define DEFINE_SUM(NAME, V, LANES)                                              \
+#define DEFINE_SUM(NAME, V, LANES)                                             \
   __attribute__((noinline)) static uint64_t NAME(const void* data, size_t n) { \
-    const V* p = (const V*)data;                                                \
+    const V* p = (const V*)data;                                               \
     V a = {0}, b = {0}, c = {0}, d = {0}, e = {0}, f = {0}, g = {0}, h = {0};  \
-    for (size_t i = 0; i < n; i += 8) {                                         \
-      a += p[i];                                                                \
-      b += p[i + 1];                                                            \
-      c += p[i + 2];                                                            \
-      d += p[i + 3];                                                            \
-      e += p[i + 4];                                                            \
-      f += p[i + 5];                                                            \
-      g += p[i + 6];                                                            \
-      h += p[i + 7];                                                            \
-    }                                                                           \
-    a = a + b + c + d + e + f + g + h;                                          \
-    uint64_t s = 0;                                                             \
-    for (int k = 0; k < (LANES); k++) s += a[k];                                \
-    return s;                                                                   \
+    for (size_t i = 0; i < n; i += 8) {                                        \
+      a += p[i];                                                               \
+      b += p[i + 1];                                                           \
+      c += p[i + 2];                                                           \
+      d += p[i + 3];                                                           \
+      e += p[i + 4];                                                           \
+      f += p[i + 5];                                                           \
+      g += p[i + 6];                                                           \
+      h += p[i + 7];                                                           \
+    }                                                                          \
+    a = a + b + c + d + e + f + g + h;                                         \
+    uint64_t s = 0;                                                            \
+    for (int k = 0; k < (LANES); k++) s += a[k];                               \
+    return s;                                                                  \
   }
 DEFINE_SUM(sum32, v4u, 4)
 DEFINE_SUM(sum64, v8u, 8)

@@ -63,8 +63,11 @@ static const double kMacsPerIteration = ACC * 32.0;
 static void run(long iterations) {
   __m256i a = _mm256_set1_epi8((char)seed), b = _mm256_set1_epi8((char)(seed + 1));
   __m256i ones = _mm256_set1_epi16(1);
-#define INIT(k) __m256i acc##k = _mm256_set1_epi32(k); __m256i b##k = b;
-#define STEP(k) acc##k = _mm256_add_epi32(acc##k, _mm256_madd_epi16(_mm256_maddubs_epi16(a, b##k), ones));
+#define INIT(k)                          \
+  __m256i acc##k = _mm256_set1_epi32(k); \
+  __m256i b##k = b;
+#define STEP(k) \
+  acc##k = _mm256_add_epi32(acc##k, _mm256_madd_epi16(_mm256_maddubs_epi16(a, b##k), ones));
 #define KEEP(k) __asm__ volatile("" : "+x"(acc##k), "+x"(b##k));
 #define SUM(k) sum = _mm256_add_epi32(sum, acc##k);
   EACH(INIT)
@@ -116,7 +119,7 @@ static void run(long iterations) {
 
 int main(void) {
   long iterations = 1000;
-  for (;;) {  /* calibrate to about 50 ms */
+  for (;;) { /* calibrate to about 50 ms */
     const double start = now();
     run(iterations);
     if (now() - start > 0.02) break;

@@ -52,7 +52,8 @@ void BenchTransformerRows(const Backends& backends, double min_ms) {
   std::vector<int8_t> y8(ffn), table(4 * d);
   std::vector<int16_t> residual(d, 0);
   uint32_t state = 12345;
-  for (int32_t& v : x) v = static_cast<int32_t>((state = state * 1664525u + 1013904223u) >> 9) - (1 << 22);
+  for (int32_t& v : x)
+    v = static_cast<int32_t>((state = state * 1664525u + 1013904223u) >> 9) - (1 << 22);
   for (int8_t& v : table) v = static_cast<int8_t>((state = state * 1664525u + 1013904223u) >> 24);
   const int32_t ids[1] = {2}, row_multiplier[4] = {1 << 30, 1 << 30, 1 << 30, 1 << 30};
   const int32_t row_shift[4] = {10, 10, 10, 10};
@@ -64,22 +65,51 @@ void BenchTransformerRows(const Backends& backends, double min_ms) {
     const char* name;
     int32_t width;
   };
-  const Op ops[] = {{"layer_norm_s32", d}, {"gelu_s32_s8", ffn}, {"requantize_s32_s8 (relu)", ffn},
-                    {"residual_add_s32_s16", d}, {"embedding_lookup_s8_s32", d}};
+  const Op ops[] = {{"layer_norm_s32", d},
+                    {"gelu_s32_s8", ffn},
+                    {"requantize_s32_s8 (relu)", ffn},
+                    {"residual_add_s32_s16", d},
+                    {"embedding_lookup_s8_s32", d}};
   for (int o = 0; o < 5; ++o) {
     printf("%-34s %11d %4s", ops[o].name, ops[o].width, "");
     for (const auto& b : backends) {
       const edgenmt::KernelTable& t = *b.table;
       double us = -1;
       switch (o) {
-        case 0: if (t.layer_norm_s32) us = MicrosPerCall([&] { t.layer_norm_s32(d, x.data(), 20, gain.data(), shift.data(), out.data()); }, min_ms); break;
-        case 1: if (t.gelu_s32_s8) us = MicrosPerCall([&] { t.gelu_s32_s8(ffn, x.data(), 15, y8.data()); }, min_ms); break;
-        case 2: if (t.requantize_s32_s8) us = MicrosPerCall([&] { t.requantize_s32_s8(ffn, x.data(), 15, true, y8.data()); }, min_ms); break;
-        case 3: if (t.residual_add_s32_s16) us = MicrosPerCall([&] { t.residual_add_s32_s16(d, x.data(), 13, residual.data()); }, min_ms); break;
-        default: if (t.embedding_lookup_s8_s32) us = MicrosPerCall([&] { t.embedding_lookup_s8_s32(1, ids, table.data(), row_multiplier, row_shift, d, 1518500250, 4, out.data(), d); }, min_ms); break;
+        case 0:
+          if (t.layer_norm_s32)
+            us = MicrosPerCall(
+                [&] { t.layer_norm_s32(d, x.data(), 20, gain.data(), shift.data(), out.data()); },
+                min_ms);
+          break;
+        case 1:
+          if (t.gelu_s32_s8)
+            us = MicrosPerCall([&] { t.gelu_s32_s8(ffn, x.data(), 15, y8.data()); }, min_ms);
+          break;
+        case 2:
+          if (t.requantize_s32_s8)
+            us = MicrosPerCall([&] { t.requantize_s32_s8(ffn, x.data(), 15, true, y8.data()); },
+                               min_ms);
+          break;
+        case 3:
+          if (t.residual_add_s32_s16)
+            us = MicrosPerCall([&] { t.residual_add_s32_s16(d, x.data(), 13, residual.data()); },
+                               min_ms);
+          break;
+        default:
+          if (t.embedding_lookup_s8_s32)
+            us = MicrosPerCall(
+                [&] {
+                  t.embedding_lookup_s8_s32(1, ids, table.data(), row_multiplier, row_shift, d,
+                                            1518500250, 4, out.data(), d);
+                },
+                min_ms);
+          break;
       }
-      if (us < 0) printf(" %10s", "-");
-      else printf(" %10.3f", us);
+      if (us < 0)
+        printf(" %10s", "-");
+      else
+        printf(" %10.3f", us);
     }
     printf("\n");
   }
@@ -110,8 +140,9 @@ int main(int argc, char** argv) {
     double total[2];
   };
   std::vector<Backend> backends;
-  for (edgenmt::KernelBackend b : {edgenmt::KernelBackend::kReference, edgenmt::KernelBackend::kSimd,
-                                   edgenmt::KernelBackend::kXnnpack}) {
+  for (edgenmt::KernelBackend b :
+       {edgenmt::KernelBackend::kReference, edgenmt::KernelBackend::kSimd,
+        edgenmt::KernelBackend::kXnnpack}) {
     const edgenmt::KernelTable* t = nullptr;
     if (edgenmt::GetKernelTable(b, &t) == edgenmt::Status::kOk) {
       backends.push_back({edgenmt::KernelBackendName(b), t, {0, 0}});
@@ -156,18 +187,24 @@ int main(int argc, char** argv) {
           void* memory = aligned_alloc(edgenmt::kArenaAlignment, bytes);
           edgenmt::Arena arena(memory, bytes);
           if (b.table->pack_fully_connected_f32(cols, out, w, &arena, &packed) !=
-                  edgenmt::Status::kOk || packed == nullptr) {
+                  edgenmt::Status::kOk ||
+              packed == nullptr) {
             fprintf(stderr, "kernel-bench: %s could not pack %s\n", b.name, v.name);
             return 3;
           }
-          us = MicrosPerCall([&] { b.table->packed_fully_connected_f32(packed, rows, x.data(),
-                                                                       nullptr, y.data()); },
-                             min_ms);
+          us = MicrosPerCall(
+              [&] {
+                b.table->packed_fully_connected_f32(packed, rows, x.data(), nullptr, y.data());
+              },
+              min_ms);
           free(memory);
         } else {
-          us = MicrosPerCall([&] { b.table->fully_connected_f32(rows, cols, out, x.data(), w,
-                                                                nullptr, y.data(), false); },
-                             min_ms);
+          us = MicrosPerCall(
+              [&] {
+                b.table->fully_connected_f32(rows, cols, out, x.data(), w, nullptr, y.data(),
+                                             false);
+              },
+              min_ms);
         }
         b.total[r] += us;
         printf(" %10.2f", us);

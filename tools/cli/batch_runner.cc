@@ -60,8 +60,9 @@ void OnBatchResult(void* user, int32_t index, Status status, const TranslationRe
 
 void AddThroughputOptions(CommandLine* command_line) {
   command_line->AddOption("--batch", "sources decoded together per session, 1..1024 (default 1)");
-  command_line->AddOption("--threads", "sessions on as many threads over the one model, 1..256 "
-                                       "(default 1); output stays in input order");
+  command_line->AddOption("--threads",
+                          "sessions on as many threads over the one model, 1..256 "
+                          "(default 1); output stays in input order");
 }
 
 bool ReadThroughputFlags(const CommandLine& args, int* batch, int* threads, std::string* error) {
@@ -82,8 +83,8 @@ bool BatchRunner::Init(const LoadedModel& model, SessionLimits limits, int batch
   return true;
 }
 
-void BatchRunner::RunPart(Session* session, const std::vector<std::string>& sources,
-                          size_t begin, size_t end, const TranslateOptions& options,
+void BatchRunner::RunPart(Session* session, const std::vector<std::string>& sources, size_t begin,
+                          size_t end, const TranslateOptions& options,
                           std::vector<OwnedResult>* results) {
   Translator& translator = session->translator();
   if (batch_ == 1) {  // one at a time: exactly the path without --batch
@@ -111,7 +112,8 @@ void BatchRunner::RunPart(Session* session, const std::vector<std::string>& sour
       translator.TranslateBatch(pointers.data(), lengths.data(), static_cast<int32_t>(end - begin),
                                 options, &OnBatchResult, &sink);
   if (status != Status::kOk) {  // nothing was run (options or state): every source fails so
-    for (size_t i = begin; i < end; ++i) SetError(status, translator.error_detail(), &(*results)[i]);
+    for (size_t i = begin; i < end; ++i)
+      SetError(status, translator.error_detail(), &(*results)[i]);
   }
 }
 

@@ -58,8 +58,8 @@ class BatchRunner {
   int threads() const { return static_cast<int>(sessions_.size()); }
 
  private:
-  void RunPart(Session* session, const std::vector<std::string>& sources, size_t begin,
-               size_t end, const TranslateOptions& options, std::vector<OwnedResult>* results);
+  void RunPart(Session* session, const std::vector<std::string>& sources, size_t begin, size_t end,
+               const TranslateOptions& options, std::vector<OwnedResult>* results);
 
   std::vector<std::unique_ptr<Session>> sessions_;
   int batch_ = 1;

@@ -30,8 +30,9 @@ int RunEval(int argc, char** argv) {
   AddDecodeOptions(&args);
   args.AddOption("--reference", "float model file to compare outputs and log-probs with");
   args.AddOption("--limit", "score only the first N words");
-  args.AddOption("--outputs", "write word<TAB>output<TAB>score per word to FILE (golden format: "
-                              "converter/reference/golden_outputs.py)");
+  args.AddOption("--outputs",
+                 "write word<TAB>output<TAB>score per word to FILE (golden format: "
+                 "converter/reference/golden_outputs.py)");
   AddThroughputOptions(&args);
   std::string error;
   const CommandLine::Outcome parsed = args.Parse(argc, argv, &error);
@@ -40,8 +41,9 @@ int RunEval(int argc, char** argv) {
     return kExitOk;
   }
   if (parsed == CommandLine::Outcome::kError || !args.Has("-m") || !args.Has("--data")) {
-    std::fprintf(stderr, "edgenmt eval: error: %s\n",
-                 error.empty() ? "usage: edgenmt eval -m FILE --data TSV [options]" : error.c_str());
+    std::fprintf(
+        stderr, "edgenmt eval: error: %s\n",
+        error.empty() ? "usage: edgenmt eval -m FILE --data TSV [options]" : error.c_str());
     return kExitUsage;
   }
   LoadedModel model;
@@ -71,7 +73,8 @@ int RunEval(int argc, char** argv) {
     std::fprintf(stderr, "edgenmt eval: error: %s\n", error.c_str());
     return kExitData;
   }
-  if (limit > 0 && static_cast<size_t>(limit) < items.size()) items.resize(static_cast<size_t>(limit));
+  if (limit > 0 && static_cast<size_t>(limit) < items.size())
+    items.resize(static_cast<size_t>(limit));
 
   // One more target token than max_len so ScoreIds can also score a forced-end output (where
   // a Transformer has the position for it; otherwise that output is not scored).
@@ -145,9 +148,9 @@ int RunEval(int argc, char** argv) {
         const OwnedHypothesis& ref_best = ref_result.hypotheses[0];
         const int32_t src_len = static_cast<int32_t>(ref_result.src_ids.size());
         const int32_t length = static_cast<int32_t>(ref_best.ids.size());
-        if (reference_runner.session().translator().ScoreIds(
-                ref_result.src_ids.data(), src_len, ref_best.ids.data(), length,
-                ref_step_lp.data()) == Status::kOk &&
+        if (reference_runner.session().translator().ScoreIds(ref_result.src_ids.data(), src_len,
+                                                             ref_best.ids.data(), length,
+                                                             ref_step_lp.data()) == Status::kOk &&
             session.translator().ScoreIds(ref_result.src_ids.data(), src_len, ref_best.ids.data(),
                                           length, step_lp.data()) == Status::kOk) {
           for (int32_t t = 0; t <= length; ++t) {
@@ -170,21 +173,22 @@ int RunEval(int argc, char** argv) {
                "backend %s (%s), arena %zu bytes = persistent %zu + scratch %zu, model %zu "
                "bytes)\n",
                items.size(), static_cast<long long>(failed), words_per_second, decode.beam, batch,
-               threads,
-               KernelBackendName(backend), KernelBackendVariant(backend), session.arena_bytes(),
-               session.translator().arena_persistent_bytes(),
+               threads, KernelBackendName(backend), KernelBackendVariant(backend),
+               session.arena_bytes(), session.translator().arena_persistent_bytes(),
                session.translator().arena_scratch_bytes(), model.model().buffer_size());
   if (compare) {
     std::printf("reference: words=%lld WER=%.2f PER=%.2f\n",
                 static_cast<long long>(reference_scores.words()), reference_scores.wer_percent(),
                 reference_scores.per_percent());
-    std::printf("agreement=%.2f%% (%lld/%lld identical outputs)\n",
-                compared > 0 ? 100.0 * static_cast<double>(identical) / static_cast<double>(compared) : 0.0,
-                static_cast<long long>(identical), static_cast<long long>(compared));
-    std::printf("log-prob error per step: mean %.6f max %.6f over %lld steps (teacher-forced on "
-                "the reference's outputs)\n",
-                scored_steps > 0 ? abs_log_prob_error / static_cast<double>(scored_steps) : 0.0,
-                max_abs_log_prob_error, static_cast<long long>(scored_steps));
+    std::printf(
+        "agreement=%.2f%% (%lld/%lld identical outputs)\n",
+        compared > 0 ? 100.0 * static_cast<double>(identical) / static_cast<double>(compared) : 0.0,
+        static_cast<long long>(identical), static_cast<long long>(compared));
+    std::printf(
+        "log-prob error per step: mean %.6f max %.6f over %lld steps (teacher-forced on "
+        "the reference's outputs)\n",
+        scored_steps > 0 ? abs_log_prob_error / static_cast<double>(scored_steps) : 0.0,
+        max_abs_log_prob_error, static_cast<long long>(scored_steps));
   }
   std::printf("words=%lld WER=%.2f PER=%.2f\n", static_cast<long long>(scores.words()),
               scores.wer_percent(), scores.per_percent());

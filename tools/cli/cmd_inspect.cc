@@ -94,8 +94,8 @@ std::string ShapeString(const TensorView& t) {
 }
 
 void PrintVocabulary(const char* name, const VocabularyView& v) {
-  std::printf("  %s: %d tokens (pad %d, unk %d, bos %d, eos %d):", name, v.size, v.pad_id,
-              v.unk_id, v.bos_id, v.eos_id);
+  std::printf("  %s: %d tokens (pad %d, unk %d, bos %d, eos %d):", name, v.size, v.pad_id, v.unk_id,
+              v.bos_id, v.eos_id);
   const int32_t shown = std::min<int32_t>(v.size, 48);
   for (int32_t i = 0; i < shown; ++i) {
     const TokenView t = v.Token(i);
@@ -117,9 +117,9 @@ int RunInspect(int argc, char** argv) {
     return kExitOk;
   }
   if (parsed == CommandLine::Outcome::kError || args.positional().size() != 1) {
-    std::fprintf(stderr, "edgenmt inspect: error: %s\n",
-                 error.empty() ? "usage: edgenmt inspect FILE [--reference FLOAT_FILE]"
-                               : error.c_str());
+    std::fprintf(
+        stderr, "edgenmt inspect: error: %s\n",
+        error.empty() ? "usage: edgenmt inspect FILE [--reference FLOAT_FILE]" : error.c_str());
     return kExitUsage;
   }
   LoadedModel loaded;
@@ -141,21 +141,24 @@ int RunInspect(int argc, char** argv) {
     std::printf("  encoder %d layer(s), decoder %d layer(s), d_model %d, heads %d, ffn %d (%s)\n",
                 c.enc_layers, c.dec_layers, t.d_model, t.heads, t.ffn,
                 t.activation == FeedForwardActivation::kGelu ? "gelu" : "relu");
-    std::printf("  %s-norm, %s positions, output %s, max_src_len %d, max_tgt_len %d, tokenizer %s\n",
-                t.norm == NormPlacement::kPre ? "pre" : "post",
-                t.positions == PositionEncoding::kLearned ? "learned" : "sinusoidal",
-                t.tie_output ? "tied to tgt_embed" : "own generator.weight", c.max_src_len,
-                t.max_tgt_len, c.tokenizer == TokenizerType::kChar ? "char" : "word");
+    std::printf(
+        "  %s-norm, %s positions, output %s, max_src_len %d, max_tgt_len %d, tokenizer %s\n",
+        t.norm == NormPlacement::kPre ? "pre" : "post",
+        t.positions == PositionEncoding::kLearned ? "learned" : "sinusoidal",
+        t.tie_output ? "tied to tgt_embed" : "own generator.weight", c.max_src_len, t.max_tgt_len,
+        c.tokenizer == TokenizerType::kChar ? "char" : "word");
   } else {
     std::printf("  model type rnn\n");
-    std::printf("  cell %s, encoder %d layer(s) x %d%s%s, decoder %d layer(s) x %d\n", CellName(c.rnn.cell),
-                c.enc_layers, c.rnn.enc_hidden, c.rnn.bidirectional ? " bidirectional" : "",
+    std::printf("  cell %s, encoder %d layer(s) x %d%s%s, decoder %d layer(s) x %d\n",
+                CellName(c.rnn.cell), c.enc_layers, c.rnn.enc_hidden,
+                c.rnn.bidirectional ? " bidirectional" : "",
                 c.rnn.reverse_source ? ", reversed source" : "", c.dec_layers, c.rnn.dec_hidden);
-    std::printf("  embeddings src %d tgt %d, bridge %s, input feeding %s\n", c.rnn.src_embed, c.rnn.tgt_embed,
-                c.rnn.bridge ? "yes" : "no", c.rnn.input_feeding ? "yes" : "no");
-    std::printf("  attention %s, score %s, attn_hidden %d, window D=%d, max_src_len %d, tokenizer %s\n",
-                AttentionName(c.rnn.attention), ScoreName(c.rnn.score), c.rnn.attn_hidden, c.rnn.window,
-                c.max_src_len, c.tokenizer == TokenizerType::kChar ? "char" : "word");
+    std::printf("  embeddings src %d tgt %d, bridge %s, input feeding %s\n", c.rnn.src_embed,
+                c.rnn.tgt_embed, c.rnn.bridge ? "yes" : "no", c.rnn.input_feeding ? "yes" : "no");
+    std::printf(
+        "  attention %s, score %s, attn_hidden %d, window D=%d, max_src_len %d, tokenizer %s\n",
+        AttentionName(c.rnn.attention), ScoreName(c.rnn.score), c.rnn.attn_hidden, c.rnn.window,
+        c.max_src_len, c.tokenizer == TokenizerType::kChar ? "char" : "word");
   }
   std::printf("vocabularies:\n");
   PrintVocabulary("source", model.src_vocab());
@@ -188,8 +191,8 @@ int RunInspect(int argc, char** argv) {
         quant += sqnr;
       }
     }
-    std::printf("  %-36s %-5s %-14s %10zu  %s\n", t.name, DTypeName(t.dtype), ShapeString(t).c_str(),
-                t.bytes, quant.c_str());
+    std::printf("  %-36s %-5s %-14s %10zu  %s\n", t.name, DTypeName(t.dtype),
+                ShapeString(t).c_str(), t.bytes, quant.c_str());
   }
   std::printf("  total: %lld parameters, %lld bytes of tensor data\n",
               static_cast<long long>(parameters), static_cast<long long>(tensor_bytes));
@@ -216,9 +219,10 @@ int RunInspect(int argc, char** argv) {
     return true;
   });
   const DecodingOptions& d = model.decoding_defaults();
-  std::printf("decoding defaults: beam %d, nbest %d, alpha %.3g, beta %.3g, min_len %d, max_len %d, "
-              "max_len_ratio %.3g\n", d.beam, d.nbest, d.alpha, d.beta, d.min_len, d.max_len,
-              d.max_len_ratio);
+  std::printf(
+      "decoding defaults: beam %d, nbest %d, alpha %.3g, beta %.3g, min_len %d, max_len %d, "
+      "max_len_ratio %.3g\n",
+      d.beam, d.nbest, d.alpha, d.beta, d.min_len, d.max_len, d.max_len_ratio);
   const ArenaPlan& plan = model.arena_plan();
   std::printf("arena plan (recorded): %llu bytes for max_src_len %d, beam %d\n",
               static_cast<unsigned long long>(plan.bytes), plan.max_src_len, plan.beam);

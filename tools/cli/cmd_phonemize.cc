@@ -63,12 +63,17 @@ int RunPhonemize(int argc, char** argv) {
   const std::string model_path = args.Get("-m");
   const std::string format_name = args.Get("--format", "arpabet");
   PhonemeFormat format;
-  if (format_name == "arpabet") format = PhonemeFormat::kArpabet;
-  else if (format_name == "ipa") format = PhonemeFormat::kIpa;
-  else if (format_name == "json") format = PhonemeFormat::kJson;
+  if (format_name == "arpabet")
+    format = PhonemeFormat::kArpabet;
+  else if (format_name == "ipa")
+    format = PhonemeFormat::kIpa;
+  else if (format_name == "json")
+    format = PhonemeFormat::kJson;
   else {
-    std::fprintf(stderr, "edgenmt phonemize: error: --format must be arpabet, ipa or json, "
-                 "got '%s'\n", format_name.c_str());
+    std::fprintf(stderr,
+                 "edgenmt phonemize: error: --format must be arpabet, ipa or json, "
+                 "got '%s'\n",
+                 format_name.c_str());
     return kExitUsage;
   }
   PhonemizerLimits limits;
@@ -108,8 +113,8 @@ int RunPhonemize(int argc, char** argv) {
   }
   char detail[200] = {0};
   size_t bytes = 0;
-  Status status = Phonemizer::RequiredArenaBytes(file.data(), file.size(), limits, &bytes,
-                                                 detail, sizeof detail);
+  Status status = Phonemizer::RequiredArenaBytes(file.data(), file.size(), limits, &bytes, detail,
+                                                 sizeof detail);
   if (status != Status::kOk) {
     std::fprintf(stderr, "edgenmt phonemize: error: %s: %s (%s)\n", model_path.c_str(), detail,
                  StatusName(status));

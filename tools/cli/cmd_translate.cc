@@ -70,8 +70,9 @@ int RunTranslate(int argc, char** argv) {
     return kExitOk;
   }
   if (parsed == CommandLine::Outcome::kError || !args.Has("-m")) {
-    std::fprintf(stderr, "edgenmt translate: error: %s\n",
-                 error.empty() ? "usage: edgenmt translate -m FILE [options] < input" : error.c_str());
+    std::fprintf(
+        stderr, "edgenmt translate: error: %s\n",
+        error.empty() ? "usage: edgenmt translate -m FILE [options] < input" : error.c_str());
     return kExitUsage;
   }
   LoadedModel model;
@@ -147,13 +148,16 @@ int RunTranslate(int argc, char** argv) {
                      static_cast<long long>(line_number), StatusName(result.status),
                      result.detail.c_str());
         // Keep outputs aligned with inputs: one empty line (N with --nbest) per failed source.
-        for (int32_t k = 0; k < (decode.nbest > 1 ? decode.nbest : 1); ++k) std::fputc('\n', stdout);
+        for (int32_t k = 0; k < (decode.nbest > 1 ? decode.nbest : 1); ++k)
+          std::fputc('\n', stdout);
         continue;
       }
       ++translated;
       if (result.src_unknown > 0) {
-        std::fprintf(stderr, "edgenmt translate: warning: stdin:%lld: %d unknown source token(s) "
-                     "mapped to <unk>\n", static_cast<long long>(line_number), result.src_unknown);
+        std::fprintf(stderr,
+                     "edgenmt translate: warning: stdin:%lld: %d unknown source token(s) "
+                     "mapped to <unk>\n",
+                     static_cast<long long>(line_number), result.src_unknown);
       }
       if (decode.nbest > 1) {
         for (int32_t h = 0; h < decode.nbest; ++h) {

@@ -36,7 +36,8 @@ class CommandLine {
   // Typed getters: true and *out unchanged when the option is absent; false with *error when
   // the value is not a number in [lo, hi].
   bool GetInt(const std::string& name, long lo, long hi, int* out, std::string* error) const;
-  bool GetFloat(const std::string& name, double lo, double hi, float* out, std::string* error) const;
+  bool GetFloat(const std::string& name, double lo, double hi, float* out,
+                std::string* error) const;
   const std::vector<std::string>& positional() const { return positional_; }
 
  private:

@@ -13,8 +13,10 @@ void AddDecodeOptions(CommandLine* command_line) {
   command_line->AddOption("--beta", "coverage penalty weight, 0..10");
   command_line->AddOption("--min-len", "tokens before </s> may end a hypothesis, 0..4096");
   command_line->AddOption("--max-len", "maximum output tokens, 1..4096");
-  command_line->AddOption("--max-len-ratio", "maximum output tokens per source token, 0..100 (0 = off)");
-  command_line->AddOption("--backend", "kernel backend: reference, simd, xnnpack or auto "
+  command_line->AddOption("--max-len-ratio",
+                          "maximum output tokens per source token, 0..100 (0 = off)");
+  command_line->AddOption("--backend",
+                          "kernel backend: reference, simd, xnnpack or auto "
                           "(default: simd where the CPU has it)");
 }
 
@@ -22,7 +24,8 @@ bool ReadDecodeFlags(const CommandLine& args, TranslateOptions* options, KernelB
                      std::string* error) {
   int beam = options->beam, nbest = options->nbest, min_len = options->min_len,
       max_len = options->max_len;
-  if (!args.GetInt("--beam", 1, 64, &beam, error) || !args.GetInt("--nbest", 1, 64, &nbest, error) ||
+  if (!args.GetInt("--beam", 1, 64, &beam, error) ||
+      !args.GetInt("--nbest", 1, 64, &nbest, error) ||
       !args.GetInt("--min-len", 0, 4096, &min_len, error) ||
       !args.GetInt("--max-len", 1, 4096, &max_len, error) ||
       !args.GetFloat("--alpha", 0.0, 10.0, &options->alpha, error) ||

@@ -8,7 +8,8 @@
 namespace {
 
 void PrintUsage(FILE* out) {
-  std::fprintf(out,
+  std::fprintf(
+      out,
       "usage: edgenmt <command> [options]\n"
       "\n"
       "commands:\n"

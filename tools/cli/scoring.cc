@@ -82,7 +82,8 @@ void ErrorRateAccumulator::Add(const std::vector<std::string>& hypothesis,
 }
 
 double ErrorRateAccumulator::wer_percent() const {
-  return words_ == 0 ? 0.0 : 100.0 * static_cast<double>(wrong_words_) / static_cast<double>(words_);
+  return words_ == 0 ? 0.0
+                     : 100.0 * static_cast<double>(wrong_words_) / static_cast<double>(words_);
 }
 
 double ErrorRateAccumulator::per_percent() const {

@@ -17,11 +17,11 @@ namespace edgenmt::cli {
 // Exit codes of the CLI (docs/USAGE.md "Exit codes and errors").
 enum ExitCode : int {
   kExitOk = 0,
-  kExitUsage = 1,        // bad command line
-  kExitModel = 2,        // model file missing, unreadable or rejected by verification
-  kExitData = 3,         // data file missing or malformed, output file not writable
+  kExitUsage = 1,            // bad command line
+  kExitModel = 2,            // model file missing, unreadable or rejected by verification
+  kExitData = 3,             // data file missing or malformed, output file not writable
   kExitSomeLinesFailed = 4,  // translate: at least one line failed (the others were translated)
-  kExitRuntime = 5,      // session could not be created (arena, limits, backend)
+  kExitRuntime = 5,          // session could not be created (arena, limits, backend)
 };
 
 // Loads and verifies a model file. On failure prints "edgenmt: error: PATH: reason" to stderr.

@@ -35,8 +35,10 @@ void StageProfile::End(void* context, ProfileStage stage) {
 void StageProfile::Print(FILE* out, KernelBackend backend, size_t arena_bytes, int32_t beam) const {
   const double lines = translations_ > 0 ? static_cast<double>(translations_) : 1.0;
   const double total = translate_seconds_ > 0.0 ? translate_seconds_ : 1e-12;
-  std::fprintf(out, "edgenmt translate: profile of %lld line(s), beam %d, backend %s (%s), arena %zu "
-               "bytes\n", static_cast<long long>(translations_), beam, KernelBackendName(backend),
+  std::fprintf(out,
+               "edgenmt translate: profile of %lld line(s), beam %d, backend %s (%s), arena %zu "
+               "bytes\n",
+               static_cast<long long>(translations_), beam, KernelBackendName(backend),
                KernelBackendVariant(backend), arena_bytes);
   std::fprintf(out, "  %-34s %10s %11s %10s %7s\n", "stage (own time)", "calls", "total ms",
                "ms/line", "share");
@@ -69,9 +71,9 @@ void StageProfile::Print(FILE* out, KernelBackend backend, size_t arena_bytes, i
                1e3 * translate_seconds_ / lines, 100.0);
   std::string operations;
   for (int32_t i = 0; i < KernelOperationCount(); ++i) {
-    operations += std::string(i ? ", " : "") + KernelOperationName(i) + " " +
-                  (KernelOperationImplemented(backend, i) ? KernelOperationProvider(backend, i)
-                                                          : "(none)");
+    operations +=
+        std::string(i ? ", " : "") + KernelOperationName(i) + " " +
+        (KernelOperationImplemented(backend, i) ? KernelOperationProvider(backend, i) : "(none)");
   }
   std::fprintf(out, "  kernel operations: %s\n", operations.c_str());
   std::fprintf(out, "  arena: %zu bytes, allocated once at session start\n", arena_bytes);

@@ -24,7 +24,10 @@ class StageProfile {
   StageProfile& operator=(const StageProfile&) = delete;
 
   // Adds one Translate call's wall time (stages are accumulated by the hook).
-  void AddTranslation(double seconds) { translate_seconds_ += seconds; ++translations_; }
+  void AddTranslation(double seconds) {
+    translate_seconds_ += seconds;
+    ++translations_;
+  }
   // Adds `count` lines translated together (one batch call) in `seconds`.
   void AddTranslations(double seconds, int64_t count) {
     translate_seconds_ += seconds;
@@ -33,8 +36,7 @@ class StageProfile {
 
   // The table: per stage calls, ms, ms per line and share; the backend of each kernel
   // operation; the arena.
-  void Print(FILE* out, KernelBackend backend, size_t arena_bytes,
-             int32_t beam) const;
+  void Print(FILE* out, KernelBackend backend, size_t arena_bytes, int32_t beam) const;
 
  private:
   using Clock = std::chrono::steady_clock;

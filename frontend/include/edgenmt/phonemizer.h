@@ -68,9 +68,9 @@ using LexiconLineErrorFunction = void (*)(void* user, uint32_t line, const char*
 
 // Where a word's phonemes came from (JSON "origin").
 enum class WordOrigin : uint8_t {
-  kLexicon = 0,      // the file's dictionary
+  kLexicon = 0,  // the file's dictionary
   kUserLexicon = 1,
-  kNormalizer = 2,   // a word a reading rule produced, or a letter's name
+  kNormalizer = 2,  // a word a reading rule produced, or a letter's name
   kModel = 3,
 };
 const char* WordOriginName(WordOrigin origin);  // "lexicon", "user_lexicon", ...
@@ -123,8 +123,8 @@ class Phonemizer {
   const Model& model() const { return model_; }
   size_t arena_bytes_used() const { return arena_bytes_used_; }
   size_t required_arena_bytes() const { return required_arena_bytes_; }
-  uint32_t lexicon_words() const;       // words in the file's lexicon
-  bool lexicon_complete() const;        // the file holds every dictionary word
+  uint32_t lexicon_words() const;  // words in the file's lexicon
+  bool lexicon_complete() const;   // the file holds every dictionary word
   bool model_has_stress() const { return model_has_stress_; }
   const char* error_detail() const { return error_detail_; }
 

@@ -26,7 +26,7 @@ typedef struct enmt_phonemizer_limits {
   int32_t use_lexicon;             /* 0: only the user lexicon and the model */
   uint32_t user_lexicon_max_words; /* 0 and 0: no user lexicon */
   uint32_t user_lexicon_max_bytes;
-  int32_t backend;                 /* ENMT_BACKEND_* */
+  int32_t backend; /* ENMT_BACKEND_* */
 } enmt_phonemizer_limits;
 
 /* Output bytes of a line (the last call of a line ends with '\n'); a warning about skipped text. */
@@ -45,8 +45,8 @@ enmt_status enmt_phonemizer_required_arena_bytes(const void* file, size_t size,
                                                  size_t detail_size);
 /* Verifies the file and builds the phonemizer in `storage` over `arena`. On failure
  * *out_phonemizer is still set (so enmt_phonemizer_error can say why) unless storage is bad. */
-enmt_status enmt_phonemizer_init(void* storage, size_t storage_bytes, const void* file,
-                                 size_t size, const enmt_phonemizer_limits* limits, void* arena,
+enmt_status enmt_phonemizer_init(void* storage, size_t storage_bytes, const void* file, size_t size,
+                                 const enmt_phonemizer_limits* limits, void* arena,
                                  size_t arena_bytes, enmt_phonemizer** out_phonemizer);
 enmt_status enmt_phonemizer_load_user_lexicon(enmt_phonemizer* phonemizer, const char* text,
                                               size_t size, enmt_lexicon_error_fn on_error,

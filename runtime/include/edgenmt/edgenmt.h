@@ -15,12 +15,11 @@
  * log-probabilities, bytes.
  *
  *   static uint8_t model_storage[ENMT_MODEL_STORAGE_BYTES_MAX] __attribute__((aligned(16)));
- *   enmt_model* model;  enmt_model_load(model_storage, sizeof model_storage, g_model, g_model_size, &model);
- *   enmt_limits limits; enmt_limits_default(model, &limits);
- *   size_t bytes; enmt_required_arena_bytes(model, &limits, &bytes);      // e.g. at build time
- *   enmt_translator* tr; enmt_translator_init(model, g_arena, sizeof g_arena, &limits, &tr);
- *   enmt_options opt; enmt_options_default(model, &opt);
- *   int32_t n; enmt_translate(tr, "hello", 5, &opt, &n);
+ *   enmt_model* model;  enmt_model_load(model_storage, sizeof model_storage, g_model, g_model_size,
+ * &model); enmt_limits limits; enmt_limits_default(model, &limits); size_t bytes;
+ * enmt_required_arena_bytes(model, &limits, &bytes);      // e.g. at build time enmt_translator*
+ * tr; enmt_translator_init(model, g_arena, sizeof g_arena, &limits, &tr); enmt_options opt;
+ * enmt_options_default(model, &opt); int32_t n; enmt_translate(tr, "hello", 5, &opt, &n);
  *   enmt_hypothesis h; enmt_get_hypothesis(tr, 0, &h);   h.text == "HH AH L OW"
  */
 #ifndef EDGENMT_C_API_H_
@@ -87,22 +86,22 @@ typedef struct enmt_limits {
 } enmt_limits;
 
 typedef struct enmt_options {
-  int32_t beam;           /* >= 1; 1 = greedy */
-  int32_t nbest;          /* 1..beam */
-  float alpha;            /* length penalty exponent ((5+|Y|)/6)^alpha, >= 0 */
-  float beta;             /* coverage penalty weight, >= 0 */
-  int32_t min_len;        /* tokens before </s> may be emitted */
-  int32_t max_len;        /* <= limits.max_tgt_len */
-  float max_len_ratio;    /* 0 = off; else max steps = min(max_len, ceil(ratio * src_len)) */
+  int32_t beam;        /* >= 1; 1 = greedy */
+  int32_t nbest;       /* 1..beam */
+  float alpha;         /* length penalty exponent ((5+|Y|)/6)^alpha, >= 0 */
+  float beta;          /* coverage penalty weight, >= 0 */
+  int32_t min_len;     /* tokens before </s> may be emitted */
+  int32_t max_len;     /* <= limits.max_tgt_len */
+  float max_len_ratio; /* 0 = off; else max steps = min(max_len, ceil(ratio * src_len)) */
   int32_t return_attention;
 } enmt_options;
 
 typedef struct enmt_hypothesis {
-  const int32_t* ids;     /* target ids, without <s> and </s> */
+  const int32_t* ids; /* target ids, without <s> and </s> */
   int32_t length;
-  const char* text;       /* tokens joined by one space, NUL-terminated */
+  const char* text; /* tokens joined by one space, NUL-terminated */
   size_t text_length;
-  float score;            /* log_prob / length penalty + coverage penalty */
+  float score; /* log_prob / length penalty + coverage penalty */
   float log_prob;
   int32_t ended_with_eos; /* 0: stopped at the maximum length */
   const float* attention; /* [attention_steps, src_len] or NULL */
@@ -126,8 +125,7 @@ enmt_status enmt_required_arena_bytes(const enmt_model* model, const enmt_limits
 /* The same; on failure also writes the reason (the layer, tensor or limit that failed) into
  * detail[0, detail_size), NUL-terminated and truncated ("" on success). */
 enmt_status enmt_required_arena_bytes_detail(const enmt_model* model, const enmt_limits* limits,
-                                             size_t* out_bytes, char* detail,
-                                             size_t detail_size);
+                                             size_t* out_bytes, char* detail, size_t detail_size);
 /* Places the translator at the start of `arena` and plans everything else after it. On
  * ENMT_ARENA_TOO_SMALL, *out_translator is NULL and enmt_required_arena_bytes tells the need. */
 enmt_status enmt_translator_init(const enmt_model* model, void* arena, size_t arena_bytes,
@@ -178,12 +176,12 @@ enmt_status enmt_get_source(const enmt_translator* translator, const int32_t** o
  *   enmt_translate_batch(tr, words, lens, 2, &opt, on_result, my_state);
  */
 typedef struct enmt_batch_result {
-  int32_t num_hypotheses;  /* >= 1; enmt_batch_get_hypothesis(result, 0 .. num_hypotheses-1) */
-  const int32_t* src_ids;  /* [src_len] the source as tokenized */
+  int32_t num_hypotheses; /* >= 1; enmt_batch_get_hypothesis(result, 0 .. num_hypotheses-1) */
+  const int32_t* src_ids; /* [src_len] the source as tokenized */
   int32_t src_len;
-  int32_t src_unknown;     /* source tokens mapped to <unk> */
-  int32_t steps;           /* decoder steps run */
-  const void* internal;    /* the runtime's result; read it only through the accessors */
+  int32_t src_unknown;  /* source tokens mapped to <unk> */
+  int32_t steps;        /* decoder steps run */
+  const void* internal; /* the runtime's result; read it only through the accessors */
 } enmt_batch_result;
 
 typedef void (*enmt_batch_callback)(void* user, int32_t index, enmt_status status,
@@ -204,7 +202,7 @@ enmt_status enmt_model_token(const enmt_model* model, int32_t side, int32_t id,
 int32_t enmt_model_has_attention(const enmt_model* model);
 
 #ifdef __cplusplus
-}  /* extern "C" */
+} /* extern "C" */
 #endif
 
-#endif  /* EDGENMT_C_API_H_ */
+#endif /* EDGENMT_C_API_H_ */

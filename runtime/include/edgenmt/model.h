@@ -32,11 +32,20 @@ constexpr int32_t kMaxTensorRank = 4;
 enum class DType : uint8_t { kF32 = 0, kI8 = 1, kI16 = 2, kI32 = 3 };
 // Bytes per element of `dtype` (0 for a value outside the enum).
 constexpr size_t DTypeSize(DType dtype) {
-  return dtype == DType::kF32 ? 4 : dtype == DType::kI8 ? 1 : dtype == DType::kI16 ? 2
-       : dtype == DType::kI32 ? 4 : 0;
+  return dtype == DType::kF32   ? 4
+         : dtype == DType::kI8  ? 1
+         : dtype == DType::kI16 ? 2
+         : dtype == DType::kI32 ? 4
+                                : 0;
 }
 enum class CellType : uint8_t { kLstm = 0, kGru = 1 };
-enum class AttentionType : uint8_t { kNone = 0, kGlobal = 1, kLocalM = 2, kLocalP = 3, kBahdanau = 4 };
+enum class AttentionType : uint8_t {
+  kNone = 0,
+  kGlobal = 1,
+  kLocalM = 2,
+  kLocalP = 3,
+  kBahdanau = 4
+};
 enum class ScoreType : uint8_t { kDot = 0, kGeneral = 1, kConcat = 2, kLocation = 3 };
 enum class TokenizerType : uint8_t { kChar = 0, kWord = 1 };
 // The model family: which decoder implementation runs the file (docs/MODEL.md "Model types").
@@ -56,7 +65,7 @@ struct TransformerConfig {
   FeedForwardActivation activation;
   NormPlacement norm;
   PositionEncoding positions;
-  bool tie_output;      // the generator multiplies by tgt_embed.weight
+  bool tie_output;  // the generator multiplies by tgt_embed.weight
 };
 
 // The RNN's options (docs/MODEL.md "config.json"), ModelConfig::rnn. Sizes are element counts.
@@ -64,7 +73,7 @@ struct RnnConfig {
   CellType cell;
   int32_t src_embed;
   int32_t tgt_embed;
-  int32_t enc_hidden;   // per direction
+  int32_t enc_hidden;  // per direction
   bool bidirectional;
   bool reverse_source;
   int32_t dec_hidden;
@@ -73,7 +82,7 @@ struct RnnConfig {
   AttentionType attention;
   ScoreType score;
   int32_t attn_hidden;
-  int32_t window;       // local attention half-width D
+  int32_t window;  // local attention half-width D
 };
 
 // Every architecture option of docs/MODEL.md: the fields common to both model types, then one
@@ -87,7 +96,7 @@ struct ModelConfig {
   int32_t max_src_len;  // the longest source the model accepts (location score width)
   TokenizerType tokenizer;
   QuantScheme scheme;
-  ModelType model_type;  // kRnn (zero-initialised configs are RNN models)
+  ModelType model_type;           // kRnn (zero-initialised configs are RNN models)
   RnnConfig rnn;                  // model_type kRnn only
   TransformerConfig transformer;  // model_type kTransformer only
 
@@ -103,8 +112,8 @@ struct ModelConfig {
 };
 
 // Caps that keep every size computation far from int32 overflow and reject absurd files.
-constexpr int32_t kMaxModelDim = 1 << 20;   // any vocabulary, embedding, hidden size, length
-constexpr int32_t kMaxModelLayers = 32;     // enc_layers, dec_layers
+constexpr int32_t kMaxModelDim = 1 << 20;  // any vocabulary, embedding, hidden size, length
+constexpr int32_t kMaxModelLayers = 32;    // enc_layers, dec_layers
 // kMaxDecodingBeam (edgenmt/decoding_options.h) caps the stored beam and the arena plan's.
 
 // Checks a config against docs/MODEL.md: sizes in [1, kMaxModelDim] (attn_hidden and window
@@ -129,16 +138,16 @@ struct ArenaPlan {
 // Quantized tensors (kI8/kI16/kI32) carry `num_scales` scales: 1 (per tensor) or shape[axis]
 // (per channel along `quant_axis`); zero_points is null for symmetric tensors.
 struct TensorView {
-  const char* name;       // NUL-terminated, inside the model buffer
+  const char* name;  // NUL-terminated, inside the model buffer
   DType dtype;
   int32_t rank;
   int32_t shape[kMaxTensorRank];
   const void* data;
-  size_t bytes;           // exactly element_count * dtype size
-  const float* scales;    // null for kF32
+  size_t bytes;         // exactly element_count * dtype size
+  const float* scales;  // null for kF32
   int32_t num_scales;
   const int32_t* zero_points;  // null when symmetric
-  int32_t quant_axis;     // -1 for per-tensor
+  int32_t quant_axis;          // -1 for per-tensor
 
   int64_t element_count() const {
     int64_t n = 1;
@@ -166,8 +175,8 @@ struct VocabularyView {
 struct Provenance {
   const char* checkpoint_sha256;  // hex, NUL-terminated, inside the buffer ("" if absent)
   const char* converter_version;
-  const char* created;            // ISO 8601 date
-  const char* source;             // checkpoint path or name as given to the converter
+  const char* created;  // ISO 8601 date
+  const char* source;   // checkpoint path or name as given to the converter
 };
 
 class Model {

@@ -45,10 +45,10 @@ constexpr int32_t kMaxBatch = 1024;
 
 // Worst case a Translator is sized for. Everything Translate may need is reserved at Init.
 struct SessionLimits {
-  int32_t max_src_len = 0;    // source tokens; 0 = the model's max_src_len (may not exceed it)
-  int32_t max_beam = 1;       // largest TranslateOptions::beam
-  int32_t max_nbest = 1;      // largest TranslateOptions::nbest (<= max_beam)
-  int32_t max_tgt_len = 0;    // output tokens; 0 = the model's decoding max_len
+  int32_t max_src_len = 0;  // source tokens; 0 = the model's max_src_len (may not exceed it)
+  int32_t max_beam = 1;     // largest TranslateOptions::beam
+  int32_t max_nbest = 1;    // largest TranslateOptions::nbest (<= max_beam)
+  int32_t max_tgt_len = 0;  // output tokens; 0 = the model's decoding max_len
   KernelBackend backend = DefaultKernelBackend();  // kReference to check against the reference
   // Sources TranslateBatch decodes together (its rows: max_batch * max_beam). 1 sizes the arena
   // exactly as a session without batching; more adds per-source encoder memory, search state
@@ -68,13 +68,13 @@ using TranslateOptions = DecodingOptions;
 
 // One output hypothesis. All pointers point into the Translator's arena.
 struct Hypothesis {
-  const int32_t* ids;       // [length] target ids, without <s> and </s>
+  const int32_t* ids;  // [length] target ids, without <s> and </s>
   int32_t length;
-  const char* text;         // detokenized, NUL-terminated (tokens joined by one space)
-  size_t text_length;       // bytes, without the NUL
-  float score;              // final score: log_prob / lp + cp (greedy: log_prob)
-  float log_prob;           // sum of token log-probs, including </s> when emitted
-  bool ended_with_eos;      // false: stopped by the maximum length
+  const char* text;     // detokenized, NUL-terminated (tokens joined by one space)
+  size_t text_length;   // bytes, without the NUL
+  float score;          // final score: log_prob / lp + cp (greedy: log_prob)
+  float log_prob;       // sum of token log-probs, including </s> when emitted
+  bool ended_with_eos;  // false: stopped by the maximum length
   // [attention_steps, src_len] row-major, row t = a_t over the source positions (in encoder
   // order, i.e. reversed when the model reverses the source); null unless return_attention.
   // attention_steps = length + 1 when ended_with_eos (the </s> step), else length.
@@ -83,12 +83,12 @@ struct Hypothesis {
 };
 
 struct TranslationResult {
-  int32_t num_hypotheses = 0;               // min(nbest, finished hypotheses), >= 1 on kOk
-  const Hypothesis* hypotheses = nullptr;   // best first
-  const int32_t* src_ids = nullptr;         // [src_len] source ids as tokenized
+  int32_t num_hypotheses = 0;              // min(nbest, finished hypotheses), >= 1 on kOk
+  const Hypothesis* hypotheses = nullptr;  // best first
+  const int32_t* src_ids = nullptr;        // [src_len] source ids as tokenized
   int32_t src_len = 0;
-  int32_t src_unknown = 0;                  // source tokens mapped to <unk>
-  int32_t steps = 0;                        // decoder steps run
+  int32_t src_unknown = 0;  // source tokens mapped to <unk>
+  int32_t steps = 0;        // decoder steps run
 };
 
 // Exact arena bytes Init(model, ..., limits) will use; the same planning code as Init.
@@ -99,9 +99,9 @@ struct TranslationResult {
 Status RequiredArenaBytes(const Model& model, const SessionLimits& limits, size_t* out_bytes,
                           char* detail = nullptr, size_t detail_size = 0);
 
-// The arena's two regions (runtime/internal/edgenmt/internal/arena.h): persistent (the session's objects,
-// weights-derived state, encoder memory, decoder states, results) and scratch (reused between
-// the encoder and the decoder steps). total == persistent + scratch == RequiredArenaBytes.
+// The arena's two regions (runtime/internal/edgenmt/internal/arena.h): persistent (the session's
+// objects, weights-derived state, encoder memory, decoder states, results) and scratch (reused
+// between the encoder and the decoder steps). total == persistent + scratch == RequiredArenaBytes.
 struct ArenaBytes {
   size_t total = 0;
   size_t persistent = 0;
@@ -161,8 +161,8 @@ class Translator {
   // a quantized model with its float reference step by step. Errors as TranslateIds, plus
   // kLimitExceeded when tgt_len >= max_tgt_len and kInvalidArgument for a target id outside
   // the target vocabulary. Never allocates.
-  Status ScoreIds(const int32_t* src_ids, int32_t src_len, const int32_t* tgt_ids,
-                  int32_t tgt_len, float* step_log_probs);
+  Status ScoreIds(const int32_t* src_ids, int32_t src_len, const int32_t* tgt_ids, int32_t tgt_len,
+                  float* step_log_probs);
 
   bool initialized() const { return initialized_; }
   const SessionLimits& limits() const { return limits_; }

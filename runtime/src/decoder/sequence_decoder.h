@@ -1,7 +1,7 @@
 // What a search drives (CTranslate2 style): encode a source once, then advance any number of
 // live hypotheses ("rows") one token at a time. Each model type implements it (the RNN
-// encoder-decoder in rnn/rnn_encoder_decoder.h; a Transformer would be a second implementation); the
-// search (search/) knows only this interface.
+// encoder-decoder in rnn/rnn_encoder_decoder.h; a Transformer would be a second implementation);
+// the search (search/) knows only this interface.
 //
 //   decoder->Encode(src, S);                 // one row: the initial hypothesis
 //   decoder->Step(prev_tokens, rows);        // -> log_probs() [rows, V], attention() [rows, S]
@@ -51,8 +51,7 @@ class SequenceDecoder {
   // src_ids into `slot` and writes its initial decoder state into row `row` (< max_rows; the
   // caller keeps each slot's rows together, rows() becomes at least row + 1). The slot's
   // memory stays until its next EncodeSource; other slots' rows are untouched.
-  virtual void EncodeSource(int32_t slot, const int32_t* src_ids, int32_t src_len,
-                            int32_t row) = 0;
+  virtual void EncodeSource(int32_t slot, const int32_t* src_ids, int32_t src_len, int32_t row) = 0;
   // The same for count sources at once (encoded together): source k is src_ids[k][0,
   // src_lens[k]) into slots[k], its initial state into row first_row + k.
   virtual void EncodeSources(int32_t count, const int32_t* slots, const int32_t* const* src_ids,

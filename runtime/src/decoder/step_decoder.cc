@@ -16,25 +16,23 @@ static_assert(numerics_interface::Implements<FloatNumerics>() &&
 static_assert(rnn_numerics_interface::Implements<FloatRnnNumerics>() &&
                   rnn_numerics_interface::Implements<IntegerRnnNumerics>(),
               "both schemes implement the RNN's operations (rnn/rnn_numerics_interface.h)");
-static_assert(std::is_trivially_destructible<RnnEncoderDecoder<FloatRnnNumerics>>::value &&
-                  std::is_trivially_destructible<RnnEncoderDecoder<IntegerRnnNumerics>>::value &&
-                  std::is_trivially_destructible<TransformerEncoderDecoder<TransformerSublayers>>::value &&
-                  std::is_trivially_destructible<
-                      TransformerEncoderDecoder<IntegerTransformerSublayers>>::value,
-              "decoders are placed in StepDecoder storage and never destroyed");
+static_assert(
+    std::is_trivially_destructible<RnnEncoderDecoder<FloatRnnNumerics>>::value &&
+        std::is_trivially_destructible<RnnEncoderDecoder<IntegerRnnNumerics>>::value &&
+        std::is_trivially_destructible<TransformerEncoderDecoder<TransformerSublayers>>::value &&
+        std::is_trivially_destructible<
+            TransformerEncoderDecoder<IntegerTransformerSublayers>>::value,
+    "decoders are placed in StepDecoder storage and never destroyed");
 
 #if defined(EDGENMT_WITH_TRANSFORMER)
 // In this library (runtime/src/transformer/transformer_factory.cc).
 #else
 // Not in this library: defined only where the executable links the Transformer's objects
 // (edgenmt_transformer_objects, e.g. a Cortex-M firmware); null otherwise.
-__attribute__((weak)) Status PrepareTransformerDecoder(void* storage, size_t storage_bytes,
-                                                       const Model& model,
-                                                       const KernelTable* kernels,
-                                                       const DecoderLimits& limits, Arena* arena,
-                                                       ErrorDetail* detail,
-                                                       SequenceDecoder** decoder,
-                                                       ActivationObserver** observer);
+__attribute__((weak)) Status PrepareTransformerDecoder(
+    void* storage, size_t storage_bytes, const Model& model, const KernelTable* kernels,
+    const DecoderLimits& limits, Arena* arena, ErrorDetail* detail, SequenceDecoder** decoder,
+    ActivationObserver** observer);
 #endif
 
 Status StepDecoder::Prepare(const Model& model, const KernelTable* kernels,
@@ -45,7 +43,8 @@ Status StepDecoder::Prepare(const Model& model, const KernelTable* kernels,
   if (model.config().model_type == ModelType::kTransformer) {
 #if !defined(EDGENMT_WITH_TRANSFORMER)
     if (&PrepareTransformerDecoder == nullptr) {
-      return detail->Fail(Status::kUnsupported, "Transformer models are not in this build "
+      return detail->Fail(Status::kUnsupported,
+                          "Transformer models are not in this build "
                           "(EDGENMT_TRANSFORMER=OFF)");
     }
 #endif

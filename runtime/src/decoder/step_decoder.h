@@ -81,11 +81,11 @@ class StepDecoder final : public SequenceDecoder {
   using IntegerTransformer = TransformerEncoderDecoder<IntegerTransformerSublayers>;
   static constexpr size_t kStorage =
       LargerSize(LargerSize(sizeof(FloatDecoder), sizeof(IntegerDecoder)),
-             LargerSize(sizeof(FloatTransformer), sizeof(IntegerTransformer)));
+                 LargerSize(sizeof(FloatTransformer), sizeof(IntegerTransformer)));
   // One implementation at a time lives here (placement new at Prepare; all are trivially
   // destructible), so the session holds only the one its model needs.
-  alignas(FloatDecoder) alignas(IntegerDecoder) alignas(FloatTransformer)
-      alignas(IntegerTransformer) unsigned char storage_[kStorage];
+  alignas(FloatDecoder) alignas(IntegerDecoder) alignas(FloatTransformer) alignas(
+      IntegerTransformer) unsigned char storage_[kStorage];
   ActivationObserver* observer_ = nullptr;  // the active decoder's calibration interface
   SequenceDecoder* active_ = nullptr;
 };

@@ -20,8 +20,8 @@ struct KernelOperation {
   bool (*same)(const KernelTable& a, const KernelTable& b);  // the same function in both
 };
 
-#define EDGENMT_KERNEL_OPERATION(field, ret, params)                             \
-  {#field, [](const KernelTable& t) { return t.field != nullptr; },              \
+#define EDGENMT_KERNEL_OPERATION(field, ret, params)                \
+  {#field, [](const KernelTable& t) { return t.field != nullptr; }, \
    [](const KernelTable& a, const KernelTable& b) { return a.field == b.field; }},
 
 constexpr KernelOperation kOperations[] = {EDGENMT_KERNEL_OPERATIONS(EDGENMT_KERNEL_OPERATION)};
@@ -82,8 +82,8 @@ constexpr int32_t kAutoPackedMinRows = 2;
 const KernelTable* AutoKernelTable() {
   static const KernelTable table = [] {
     const KernelTable* simd = nullptr;
-    KernelTable t = GetSimdKernelTable(BestSimdLevel(), &simd) == Status::kOk ? *simd
-                                                                              : kReferenceTable;
+    KernelTable t =
+        GetSimdKernelTable(BestSimdLevel(), &simd) == Status::kOk ? *simd : kReferenceTable;
     t.backend = KernelBackend::kAuto;
 #if defined(EDGENMT_WITH_XNNPACK)
     if (const KernelTable* xnnpack = XnnpackKernelTable()) {
@@ -143,8 +143,8 @@ const char* KernelBackendVariant(KernelBackend backend) {
     case KernelBackend::kReference: return "portable";
     case KernelBackend::kXnnpack: return "xnnpack";
     case KernelBackend::kSimd:
-    case KernelBackend::kAuto: return BestSimdLevel() == SimdLevel::kNone ? "portable"
-                                                                          : SimdLevelName(BestSimdLevel());
+    case KernelBackend::kAuto:
+      return BestSimdLevel() == SimdLevel::kNone ? "portable" : SimdLevelName(BestSimdLevel());
   }
   return "";
 }
@@ -153,9 +153,7 @@ Status GetKernelTable(KernelBackend backend, const KernelTable** out) {
   if (out == nullptr) return Status::kInvalidArgument;
   *out = nullptr;
   switch (backend) {
-    case KernelBackend::kReference:
-      *out = &kReferenceTable;
-      return Status::kOk;
+    case KernelBackend::kReference: *out = &kReferenceTable; return Status::kOk;
     case KernelBackend::kXnnpack:
 #if defined(EDGENMT_WITH_XNNPACK)
       *out = XnnpackKernelTable();
@@ -167,9 +165,7 @@ Status GetKernelTable(KernelBackend backend, const KernelTable** out) {
       const SimdLevel level = BestSimdLevel();
       return level == SimdLevel::kNone ? Status::kUnsupported : GetSimdKernelTable(level, out);
     }
-    case KernelBackend::kAuto:
-      *out = AutoKernelTable();
-      return Status::kOk;
+    case KernelBackend::kAuto: *out = AutoKernelTable(); return Status::kOk;
   }
   return Status::kInvalidArgument;
 }

@@ -31,10 +31,10 @@ namespace kernel_spec {
 
 // Has_<op><Spec>: whether Spec names op. One trait per operation: a member name cannot be a
 // template argument.
-#define EDGENMT_KERNEL_SPEC_HAS(name, ret, params)                                  \
-  template <typename S, typename = void>                                            \
-  struct Has_##name : std::false_type {};                                           \
-  template <typename S>                                                             \
+#define EDGENMT_KERNEL_SPEC_HAS(name, ret, params) \
+  template <typename S, typename = void>           \
+  struct Has_##name : std::false_type {};          \
+  template <typename S>                            \
   struct Has_##name<S, std::void_t<decltype(S::name)>> : std::true_type {};
 EDGENMT_KERNEL_OPERATIONS(EDGENMT_KERNEL_SPEC_HAS)
 #undef EDGENMT_KERNEL_SPEC_HAS

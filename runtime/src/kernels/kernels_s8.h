@@ -43,8 +43,8 @@ void ref_embedding_lookup_s8_f32(int32_t count, const int32_t* ids, const int8_t
 // w_scales: [out_features]; bias: [out_features] float or null. y must not overlap x.
 void ref_fully_connected_s8_hybrid(int32_t rows, int32_t in_features, int32_t out_features,
                                    const float* x, const int8_t* w, const float* w_scales,
-                                   const float* bias, float* y, bool accumulate,
-                                   int8_t* x_scratch, int32_t x_scratch_rows);
+                                   const float* bias, float* y, bool accumulate, int8_t* x_scratch,
+                                   int32_t x_scratch_rows);
 
 // Column block of a wider matrix into an int32 accumulation (the int8-full layers use it for
 // inputs made of parts with different scales, e.g. [embedding; h~]): for r < rows, m < out,
@@ -54,9 +54,9 @@ void ref_fully_connected_s8_hybrid(int32_t rows, int32_t in_features, int32_t ou
 // chosen at run time into the precomputed per-row shifts (result shifts stay in [-31, 30]).
 void ref_fully_connected_s8_s32(int32_t rows, int32_t in_features, int32_t out_features,
                                 const int8_t* x, int32_t x_stride, const int8_t* w,
-                                int32_t w_stride, const int32_t* multiplier,
-                                const int32_t* shift, int32_t shift_offset,
-                                const int32_t* bias, int32_t* y, bool accumulate);
+                                int32_t w_stride, const int32_t* multiplier, const int32_t* shift,
+                                int32_t shift_offset, const int32_t* bias, int32_t* y,
+                                bool accumulate);
 
 // Embedding rows times a column block of W into Q11.20 (int8-full: embedding inputs keep their
 // own per-row scales): for r < rows, id = ids[r], m < out_features,
@@ -64,12 +64,10 @@ void ref_fully_connected_s8_s32(int32_t rows, int32_t in_features, int32_t out_f
 // y[r][m] = MBQM(scaled, multiplier[m], max(shift[m] - 6, -31)) (+ bias[m], saturating).
 // ids must be valid rows of table ([*, dim]); w rows are w_stride apart.
 void ref_embedding_fully_connected_s8_s32(int32_t rows, const int32_t* ids, const int8_t* table,
-                                          const int32_t* row_multiplier,
-                                          const int32_t* row_shift, int32_t dim,
-                                          int32_t out_features, const int8_t* w,
+                                          const int32_t* row_multiplier, const int32_t* row_shift,
+                                          int32_t dim, int32_t out_features, const int8_t* w,
                                           int32_t w_stride, const int32_t* multiplier,
-                                          const int32_t* shift, const int32_t* bias,
-                                          int32_t* y);
+                                          const int32_t* shift, const int32_t* bias, int32_t* y);
 
 // ---- activations -------------------------------------------------------------------------------
 
@@ -95,8 +93,8 @@ void ref_log_softmax_s32(int32_t n, const int32_t* x, int32_t input_int_bits, in
 // h: [hidden] output, int8 with scale 2^-7 (h = o * tanh(c') lies in (-1, 1); values above
 // 127/128 clip to 127, an error of at most 1 LSB). h16: null, or [hidden] the same h in Q0.15
 // (the encoder keeps its states at 16 bits for the attention scores and context).
-void ref_lstm_cell_s16(int32_t hidden, const int16_t* gates, int32_t cell_int_bits,
-                       int16_t* cell, int8_t* h, int16_t* h16);
+void ref_lstm_cell_s16(int32_t hidden, const int16_t* gates, int32_t cell_int_bits, int16_t* cell,
+                       int8_t* h, int16_t* h16);
 // GRU cell (gate order r, z, n). gi = W_i x + b_i and gh = W_h h + b_h, each [3 * hidden] in
 // Q3.12. state: [hidden] h in Q0.15, read and updated in place (kept at 16 bits because it is
 // the cell's memory). h_s8: [hidden] the new h as int8 with scale 2^-7 for the next matmuls.
@@ -105,9 +103,9 @@ void ref_gru_cell_s16(int32_t hidden, const int16_t* gi, const int16_t* gh, int1
 
 // ---- attention ---------------------------------------------------------------------------------
 
-// scores[s] = ScaleScoreQ20(q . memory[s]) (kernels/score_scale.h) for s in [lo, hi]: query [dim] and memory [*, dim]
-// in int16 (the general score's narrowed W_a q, or q itself, against the Q0.15 states), the
-// dot product exact in int64, scaled into Q11.20 by 2^to_q20.
+// scores[s] = ScaleScoreQ20(q . memory[s]) (kernels/score_scale.h) for s in [lo, hi]: query [dim]
+// and memory [*, dim] in int16 (the general score's narrowed W_a q, or q itself, against the Q0.15
+// states), the dot product exact in int64, scaled into Q11.20 by 2^to_q20.
 void ref_score_window_s16(const int16_t* query, const int16_t* memory, int32_t dim, int32_t lo,
                           int32_t hi, int32_t to_q20, int32_t* scores);
 // The attention context: context[j] = saturate8(round(sum_{s < count} weights[s] *

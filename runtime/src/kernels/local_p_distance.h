@@ -16,7 +16,8 @@ inline int32_t LocalPScaledSquaredDistance(int32_t s, int32_t p_q16, int32_t hal
   const int64_t d_q16 = (static_cast<int64_t>(s) << 16) - p_q16;
   const int64_t numerator = d_q16 * (int64_t{1} << 14);
   const int64_t half = half_width / 2;
-  int64_t r = numerator >= 0 ? (numerator + half) / half_width : -((-numerator + half) / half_width);
+  int64_t r =
+      numerator >= 0 ? (numerator + half) / half_width : -((-numerator + half) / half_width);
   r = r > fxp::kInt32Max ? fxp::kInt32Max : (r < -fxp::kInt32Max ? -fxp::kInt32Max : r);
   // r^2 in Q2.29; the same raw bits read as Q3.28 are 2 r^2.
   return fxp::SaturatingRoundingDoublingHighMul(static_cast<int32_t>(r), static_cast<int32_t>(r));

@@ -37,7 +37,8 @@ inline void StoreStridedS32Output(int32_t acc, const int32_t* multiplier, const 
   *y = accumulate ? fxp::SaturatingAdd(*y, v) : v;
 }
 
-// int8-full embedding row `id` (own scale) times weight row m (ref_embedding_fully_connected_s8_s32).
+// int8-full embedding row `id` (own scale) times weight row m
+// (ref_embedding_fully_connected_s8_s32).
 inline int32_t EmbeddingS32Output(int32_t acc, int32_t id, const int32_t* row_multiplier,
                                   const int32_t* row_shift, const int32_t* multiplier,
                                   const int32_t* shift, const int32_t* bias, int32_t m) {

@@ -142,7 +142,8 @@ inline void EmbeddingLookupRows(int32_t count, const int32_t* ids, const int8_t*
     const int8_t* row = table + static_cast<int64_t>(id) * dim;
     int32_t* dst = out + static_cast<int64_t>(r) * out_stride;
     for (int32_t d = columns(row, dst, row_multiplier[id], row_shift[id]); d < dim; ++d) {
-      dst[d] = EmbeddingValue(row[d], row_multiplier[id], row_shift[id], scale_multiplier, scale_shift);
+      dst[d] =
+          EmbeddingValue(row[d], row_multiplier[id], row_shift[id], scale_multiplier, scale_shift);
     }
   }
 }

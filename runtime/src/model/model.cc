@@ -54,7 +54,8 @@ int32_t VocabularyView::Find(const char* data, uint32_t data_size) const {
   while (lo <= hi) {
     const int32_t mid = lo + (hi - lo) / 2;
     const int32_t id = sorted->Get(static_cast<flatbuffers::uoffset_t>(mid));
-    const flatbuffers::String* token = vocab->tokens()->Get(static_cast<flatbuffers::uoffset_t>(id));
+    const flatbuffers::String* token =
+        vocab->tokens()->Get(static_cast<flatbuffers::uoffset_t>(id));
     const int c = CompareBytes(token->c_str(), token->size(), data, data_size);
     if (c == 0) return id;
     if (c < 0) {
@@ -77,8 +78,10 @@ Provenance Model::provenance() const {
   if (!loaded_) return p;
   const fb::Provenance* prov = Root(root_)->provenance();
   if (prov == nullptr) return p;
-  if (prov->checkpoint_sha256() != nullptr) p.checkpoint_sha256 = prov->checkpoint_sha256()->c_str();
-  if (prov->converter_version() != nullptr) p.converter_version = prov->converter_version()->c_str();
+  if (prov->checkpoint_sha256() != nullptr)
+    p.checkpoint_sha256 = prov->checkpoint_sha256()->c_str();
+  if (prov->converter_version() != nullptr)
+    p.converter_version = prov->converter_version()->c_str();
   if (prov->created() != nullptr) p.created = prov->created()->c_str();
   if (prov->source() != nullptr) p.source = prov->source()->c_str();
   return p;
@@ -102,7 +105,8 @@ Status Model::TensorAt(int32_t index, TensorView* out) const {
   v.name = t->name()->c_str();
   v.dtype = static_cast<DType>(t->dtype());
   v.rank = static_cast<int32_t>(t->shape()->size());
-  for (int32_t i = 0; i < v.rank; ++i) v.shape[i] = t->shape()->Get(static_cast<flatbuffers::uoffset_t>(i));
+  for (int32_t i = 0; i < v.rank; ++i)
+    v.shape[i] = t->shape()->Get(static_cast<flatbuffers::uoffset_t>(i));
   v.data = data->data();
   v.bytes = data->size();
   v.quant_axis = -1;
@@ -140,9 +144,8 @@ Status Model::FindActivationFormat(const char* name, int32_t* int_bits) const {
   return Status::kModelTensorMissing;
 }
 
-Status Model::FindRequantization(const char* name, uint32_t input_scale_bits,
-                                 bool rescale_rows, const int32_t** multiplier,
-                                 const int32_t** shift) const {
+Status Model::FindRequantization(const char* name, uint32_t input_scale_bits, bool rescale_rows,
+                                 const int32_t** multiplier, const int32_t** shift) const {
   if (name == nullptr || multiplier == nullptr || shift == nullptr) return Status::kInvalidArgument;
   if (!loaded_) return Status::kNotInitialized;
   const auto* tensors = Root(root_)->tensors();
@@ -177,8 +180,8 @@ __attribute__((noinline)) Status ShapeMismatch(char* detail, size_t detail_size,
   ErrorDetail want_shape(want_text, sizeof want_text);
   FormatShape(have.shape, have.rank, &have_shape);
   FormatShape(want.shape, want.rank, &want_shape);
-  return WriteDetail(detail, detail_size, Status::kModelTensorInvalid, "tensor ", want.name, ": shape ",
-                     have_shape.c_str(), ", the config needs ", want_shape.c_str());
+  return WriteDetail(detail, detail_size, Status::kModelTensorInvalid, "tensor ", want.name,
+                     ": shape ", have_shape.c_str(), ", the config needs ", want_shape.c_str());
 }
 
 struct ExpectedCheck {
@@ -212,14 +215,17 @@ __attribute__((noinline)) Status Model::VerifyAndRead(const void* data, size_t s
   if (data == nullptr) return Fail(Status::kInvalidArgument, "model buffer is null");
   if (size == 0) return Fail(Status::kInvalidArgument, "model buffer is empty");
   if (reinterpret_cast<uintptr_t>(data) % kModelBufferAlignment != 0)
-    return Fail(Status::kInvalidArgument, "model buffer is not ", kModelBufferAlignment, "-byte aligned");
+    return Fail(Status::kInvalidArgument, "model buffer is not ", kModelBufferAlignment,
+                "-byte aligned");
   if (size >= FLATBUFFERS_MAX_BUFFER_SIZE)
-    return Fail(Status::kModelMalformed, "model is ", size, " bytes, larger than FlatBuffers allows");
+    return Fail(Status::kModelMalformed, "model is ", size,
+                " bytes, larger than FlatBuffers allows");
   const uint8_t* bytes = static_cast<const uint8_t*>(data);
   if (size < 2 * sizeof(flatbuffers::uoffset_t))
     return Fail(Status::kModelMalformed, "model is ", size, " bytes, too short for a header");
   if (!fb::ModelBufferHasIdentifier(bytes)) {
-    return Fail(Status::kModelMalformed, "file identifier is not \"", fb::ModelIdentifier(), "\" (not an edgenmt model)");
+    return Fail(Status::kModelMalformed, "file identifier is not \"", fb::ModelIdentifier(),
+                "\" (not an edgenmt model)");
   }
 
   flatbuffers::Verifier::Options options;
@@ -231,16 +237,19 @@ __attribute__((noinline)) Status Model::VerifyAndRead(const void* data, size_t s
   // Version first, through the root table alone: a newer file may not verify under our schema.
   {
     flatbuffers::Verifier verifier(bytes, size, options);
-    const flatbuffers::uoffset_t root_offset = flatbuffers::ReadScalar<flatbuffers::uoffset_t>(bytes);
+    const flatbuffers::uoffset_t root_offset =
+        flatbuffers::ReadScalar<flatbuffers::uoffset_t>(bytes);
     if (root_offset >= size || root_offset % sizeof(flatbuffers::uoffset_t) != 0)
-      return Fail(Status::kModelMalformed, "root table offset ", root_offset, " is outside the ", size, "-byte file");
+      return Fail(Status::kModelMalformed, "root table offset ", root_offset, " is outside the ",
+                  size, "-byte file");
     const flatbuffers::Table* root = flatbuffers::GetRoot<flatbuffers::Table>(bytes);
     if (!root->VerifyTableStart(verifier) ||
         !root->VerifyField<uint32_t>(verifier, fb::Model::VT_FORMAT_VERSION, 4))
       return Fail(Status::kModelMalformed, "root table is corrupt or truncated");
     format_version_ = root->GetField<uint32_t>(fb::Model::VT_FORMAT_VERSION, 0);
     if (format_version_ < kOldestSupportedFormatVersion || format_version_ > kFormatVersion) {
-      return Fail(Status::kModelVersionUnsupported, "file version ", format_version_, ", runtime reads ", kOldestSupportedFormatVersion, "..", kFormatVersion);
+      return Fail(Status::kModelVersionUnsupported, "file version ", format_version_,
+                  ", runtime reads ", kOldestSupportedFormatVersion, "..", kFormatVersion);
     }
   }
   {
@@ -251,9 +260,11 @@ __attribute__((noinline)) Status Model::VerifyAndRead(const void* data, size_t s
   }
   const fb::Model* root = fb::GetModel(bytes);
   if (root->tensors()->size() > kMaxTensors)
-    return Fail(Status::kModelMalformed, root->tensors()->size(), " tensors, at most ", kMaxTensors);
+    return Fail(Status::kModelMalformed, root->tensors()->size(), " tensors, at most ",
+                kMaxTensors);
   if (root->buffers()->size() > kMaxBuffers)
-    return Fail(Status::kModelMalformed, root->buffers()->size(), " buffers, at most ", kMaxBuffers);
+    return Fail(Status::kModelMalformed, root->buffers()->size(), " buffers, at most ",
+                kMaxBuffers);
 
   ModelChecker check(root, error_detail_, sizeof(error_detail_));
   ModelConfig config{};
@@ -269,13 +280,17 @@ __attribute__((noinline)) Status Model::VerifyAndRead(const void* data, size_t s
   EDGENMT_RETURN_IF_ERROR(check.ReadArenaPlan(config, &plan));
   EDGENMT_RETURN_IF_ERROR(check.CheckActivations(config));
   VocabularyView src{}, tgt{};
-  EDGENMT_RETURN_IF_ERROR(check.ReadVocabulary(root->src_vocab(), "src_vocab", config.src_vocab_size, &src));
-  EDGENMT_RETURN_IF_ERROR(check.ReadVocabulary(root->tgt_vocab(), "tgt_vocab", config.tgt_vocab_size, &tgt));
+  EDGENMT_RETURN_IF_ERROR(
+      check.ReadVocabulary(root->src_vocab(), "src_vocab", config.src_vocab_size, &src));
+  EDGENMT_RETURN_IF_ERROR(
+      check.ReadVocabulary(root->tgt_vocab(), "tgt_vocab", config.tgt_vocab_size, &tgt));
   for (uint32_t i = 0; i < root->tensors()->size(); ++i) {
     EDGENMT_RETURN_IF_ERROR(check.CheckTensor(i, bytes));
     if (config.scheme == QuantScheme::kFloat32 &&
         root->tensors()->Get(i)->dtype() != fb::DType::F32) {
-      return Fail(Status::kModelTensorInvalid, "tensor ", root->tensors()->Get(i)->name()->c_str(), ": dtype ", fb::EnumNameDType(root->tensors()->Get(i)->dtype()), " in a float32 model");
+      return Fail(Status::kModelTensorInvalid, "tensor ", root->tensors()->Get(i)->name()->c_str(),
+                  ": dtype ", fb::EnumNameDType(root->tensors()->Get(i)->dtype()),
+                  " in a float32 model");
     }
   }
 

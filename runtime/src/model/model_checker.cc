@@ -89,11 +89,11 @@ Status ModelChecker::ReadConfig(ModelConfig* out) {
     cfg.transformer.activation =
         static_cast<FeedForwardActivation>(static_cast<uint8_t>(t->activation()));
     cfg.transformer.norm = static_cast<NormPlacement>(static_cast<uint8_t>(t->norm()));
-    cfg.transformer.positions =
-        static_cast<PositionEncoding>(static_cast<uint8_t>(t->positions()));
+    cfg.transformer.positions = static_cast<PositionEncoding>(static_cast<uint8_t>(t->positions()));
     cfg.transformer.tie_output = t->tie_output();
   } else if (cfg.model_type == ModelType::kTransformer) {
-    return Fail(Status::kModelConfigInvalid, "config.transformer: missing (model_type transformer)");
+    return Fail(Status::kModelConfigInvalid,
+                "config.transformer: missing (model_type transformer)");
   }
   const Status status = ValidateModelConfig(cfg, detail_, detail_size_);
   if (status != Status::kOk) return status;
@@ -123,9 +123,11 @@ Status ModelChecker::ReadDecoding(DecodingOptions* out) {
 Status ModelChecker::ReadArenaPlan(const ModelConfig& cfg, ArenaPlan* out) {
   const fb::ArenaPlan* a = root_->arena_plan();
   if (a->max_src_len() < 1 || a->max_src_len() > cfg.max_src_len)
-    return Fail(Status::kModelConfigInvalid, "arena_plan.max_src_len: ", a->max_src_len(), " not in [1, ", cfg.max_src_len, "]");
+    return Fail(Status::kModelConfigInvalid, "arena_plan.max_src_len: ", a->max_src_len(),
+                " not in [1, ", cfg.max_src_len, "]");
   if (a->beam() < 1 || a->beam() > kMaxDecodingBeam)
-    return Fail(Status::kModelConfigInvalid, "arena_plan.beam: ", a->beam(), " not in [1, ", kMaxDecodingBeam, "]");
+    return Fail(Status::kModelConfigInvalid, "arena_plan.beam: ", a->beam(), " not in [1, ",
+                kMaxDecodingBeam, "]");
   *out = ArenaPlan{a->max_src_len(), a->beam(), a->bytes()};
   return Status::kOk;
 }
@@ -133,8 +135,7 @@ Status ModelChecker::ReadArenaPlan(const ModelConfig& cfg, ArenaPlan* out) {
 Status ModelChecker::ReadVocabulary(const fb::Vocabulary* v, const char* which,
                                     int32_t expected_size, VocabularyView* out) {
   const Status kBad = Status::kModelVocabularyInvalid;
-  if (v->tokens() == nullptr)
-    return Fail(kBad, which, ": no tokens");
+  if (v->tokens() == nullptr) return Fail(kBad, which, ": no tokens");
   const uint32_t size = v->tokens()->size();
   if (size != static_cast<uint32_t>(expected_size))
     return Fail(kBad, which, ": ", size, " tokens, config says ", expected_size);
@@ -145,18 +146,19 @@ Status ModelChecker::ReadVocabulary(const fb::Vocabulary* v, const char* which,
       return Fail(kBad, which, ".", id_names[i], ": ", ids[i], " not in [0, ", expected_size, ")");
     for (int j = 0; j < i; ++j) {
       if (ids[i] == ids[j])
-        return Fail(kBad, which, ".", id_names[i], " == ", which, ".", id_names[j], " (", ids[i], ")");
+        return Fail(kBad, which, ".", id_names[i], " == ", which, ".", id_names[j], " (", ids[i],
+                    ")");
     }
   }
   for (uint32_t i = 0; i < size; ++i) {
     const flatbuffers::String* token = v->tokens()->Get(i);
     if (token->size() == 0) return Fail(kBad, which, ": token ", i, " is empty");
-    if (HasNul(token))
-      return Fail(kBad, which, ": token ", i, " contains a NUL byte");
+    if (HasNul(token)) return Fail(kBad, which, ": token ", i, " contains a NUL byte");
   }
   const flatbuffers::Vector<int32_t>* sorted = v->sorted_ids();
   if (sorted == nullptr || sorted->size() != size)
-    return Fail(kBad, which, ".sorted_ids: ", sorted == nullptr ? 0u : sorted->size(), " entries, expected ", size);
+    return Fail(kBad, which, ".sorted_ids: ", sorted == nullptr ? 0u : sorted->size(),
+                " entries, expected ", size);
   // Strictly increasing tokens along sorted_ids: every id in range, every token distinct, and
   // (with size entries) every id exactly once.
   const flatbuffers::String* previous = nullptr;
@@ -166,7 +168,8 @@ Status ModelChecker::ReadVocabulary(const fb::Vocabulary* v, const char* which,
       return Fail(kBad, which, ".sorted_ids[", i, "]: id ", id, " out of range");
     const flatbuffers::String* token = v->tokens()->Get(static_cast<uint32_t>(id));
     if (previous != nullptr) {
-      const int c = CompareBytes(previous->c_str(), previous->size(), token->c_str(), token->size());
+      const int c =
+          CompareBytes(previous->c_str(), previous->size(), token->c_str(), token->size());
       if (c == 0) return Fail(kBad, which, ": duplicate token (id ", id, ")");
       if (c > 0) return Fail(kBad, which, ".sorted_ids: not sorted at entry ", i);
     }
@@ -190,7 +193,8 @@ Status ModelChecker::CheckActivations(const ModelConfig& cfg) {
   for (uint32_t i = 0; i < count; ++i) {
     const fb::ActivationFormat* f = formats->Get(i);
     const char* name = f->name()->c_str();
-    if (HasNul(f->name())) return Fail(Status::kModelTensorInvalid, "activation ", i, ": name contains NUL");
+    if (HasNul(f->name()))
+      return Fail(Status::kModelTensorInvalid, "activation ", i, ": name contains NUL");
     bool known = false;
     int32_t min_bits = 0, max_bits = 0;
     ForEachExpectedActivation(cfg, [&](const ExpectedTensor& want) {
@@ -206,13 +210,17 @@ Status ModelChecker::CheckActivations(const ModelConfig& cfg) {
         return Fail(Status::kModelTensorInvalid, "activation ", name, ": appears twice");
     }
     if (f->int_bits() < min_bits || f->int_bits() > max_bits)
-      return Fail(Status::kModelTensorInvalid, "activation ", name, ": int_bits ", f->int_bits(), " not in [", min_bits, ", ", max_bits, "]");
+      return Fail(Status::kModelTensorInvalid, "activation ", name, ": int_bits ", f->int_bits(),
+                  " not in [", min_bits, ", ", max_bits, "]");
   }
   Status status = Status::kOk;
   ForEachExpectedActivation(cfg, [&](const ExpectedTensor& want) {
     bool found = false;
-    for (uint32_t i = 0; i < count && !found; ++i) found = strcmp(formats->Get(i)->name()->c_str(), want.name) == 0;
-    if (!found) status = Fail(Status::kModelTensorMissing, "activation ", want.name, ": missing (int8-full needs its format)");
+    for (uint32_t i = 0; i < count && !found; ++i)
+      found = strcmp(formats->Get(i)->name()->c_str(), want.name) == 0;
+    if (!found)
+      status = Fail(Status::kModelTensorMissing, "activation ", want.name,
+                    ": missing (int8-full needs its format)");
     return found;
   });
   return status;
@@ -235,7 +243,8 @@ Status ModelChecker::CheckTensor(uint32_t index, const uint8_t* file_start) {
   for (int32_t i = 0; i < rank; ++i) {
     const int32_t d = shape->Get(static_cast<uint32_t>(i));
     if (d < 1 || d > kMaxModelDim)
-      return Fail(kBad, "tensor ", name, ": shape[", i, "] = ", d, " not in [1, ", kMaxModelDim, "]");
+      return Fail(kBad, "tensor ", name, ": shape[", i, "] = ", d, " not in [1, ", kMaxModelDim,
+                  "]");
   }
   const DType dtype = static_cast<DType>(static_cast<uint8_t>(t->dtype()));
   const size_t element_size = DTypeSize(dtype);
@@ -245,14 +254,17 @@ Status ModelChecker::CheckTensor(uint32_t index, const uint8_t* file_start) {
   if (!CheckedBytes(*shape, element_size, &expected_bytes))
     return Fail(kBad, "tensor ", name, ": size overflows");
   if (t->buffer() >= root_->buffers()->size())
-    return Fail(kBad, "tensor ", name, ": buffer index ", t->buffer(), " >= ", root_->buffers()->size(), " buffers");
+    return Fail(kBad, "tensor ", name, ": buffer index ", t->buffer(),
+                " >= ", root_->buffers()->size(), " buffers");
   const flatbuffers::Vector<uint8_t>* data = root_->buffers()->Get(t->buffer())->data();
   if (data == nullptr) return Fail(kBad, "tensor ", name, ": buffer ", t->buffer(), " has no data");
   if (data->size() != expected_bytes)
-    return Fail(kBad, "tensor ", name, ": buffer holds ", data->size(), " bytes, shape and dtype need ", expected_bytes);
+    return Fail(kBad, "tensor ", name, ": buffer holds ", data->size(),
+                " bytes, shape and dtype need ", expected_bytes);
   const size_t offset = static_cast<size_t>(data->data() - file_start);
   if (offset % kModelBufferAlignment != 0)
-    return Fail(kBad, "tensor ", name, ": data at file offset ", offset, " is not ", kModelBufferAlignment, "-byte aligned");
+    return Fail(kBad, "tensor ", name, ": data at file offset ", offset, " is not ",
+                kModelBufferAlignment, "-byte aligned");
   EDGENMT_RETURN_IF_ERROR(CheckQuantization(t, name, dtype, rank));
   EDGENMT_RETURN_IF_ERROR(CheckValues(t, name, dtype, rank, *data));
   return CheckRequantization(t, name, dtype, rank, *data);
@@ -270,13 +282,16 @@ Status ModelChecker::CheckValues(const fb::Tensor* t, const char* name, DType dt
     const size_t count = data.size() / sizeof(float);
     for (size_t i = 0; i < count; ++i) {
       if (!IsFiniteFloat(values[i]))
-        return Fail(kBad, "tensor ", name, ": element ", i, " is ", values[i] != values[i] ? "NaN" : "infinite");
+        return Fail(kBad, "tensor ", name, ": element ", i, " is ",
+                    values[i] != values[i] ? "NaN" : "infinite");
     }
   }
   if (dtype == DType::kI8 && rank == 2) {
     const int32_t columns = t->shape()->Get(1);
     if (columns > fxp::kMaxS8DotLength)
-      return Fail(kBad, "tensor ", name, ": ", columns, " columns; int8 products accumulate exactly in int32 up to ", fxp::kMaxS8DotLength, " (docs/INT8.md)");
+      return Fail(kBad, "tensor ", name, ": ", columns,
+                  " columns; int8 products accumulate exactly in int32 up to ",
+                  fxp::kMaxS8DotLength, " (docs/INT8.md)");
   }
   return Status::kOk;
 }
@@ -302,7 +317,8 @@ Status ModelChecker::CheckRequantization(const fb::Tensor* t, const char* name, 
     if (r->multiplier() == nullptr || r->shift() == nullptr ||
         r->multiplier()->size() != static_cast<uint32_t>(rows) ||
         r->shift()->size() != static_cast<uint32_t>(rows))
-      return Fail(kBad, "tensor ", name, ": requantization needs ", rows, " multipliers and shifts");
+      return Fail(kBad, "tensor ", name, ": requantization needs ", rows,
+                  " multipliers and shifts");
     uint32_t input_bits = 0;
     memcpy(&input_bits, &input, sizeof(input_bits));
     if (r->rescale_rows() &&
@@ -319,13 +335,15 @@ Status ModelChecker::CheckRequantization(const fb::Tensor* t, const char* name, 
       }
       const auto at = static_cast<flatbuffers::uoffset_t>(row);
       if (r->multiplier()->Get(at) != multiplier || r->shift()->Get(at) != shift)
-        return Fail(kBad, "tensor ", name, ": requantization of row ", row, " does not match its scales");
+        return Fail(kBad, "tensor ", name, ": requantization of row ", row,
+                    " does not match its scales");
     }
   }
   return Status::kOk;
 }
 
-Status ModelChecker::CheckQuantization(const fb::Tensor* t, const char* name, DType dtype, int32_t rank) {
+Status ModelChecker::CheckQuantization(const fb::Tensor* t, const char* name, DType dtype,
+                                       int32_t rank) {
   const Status kBad = Status::kModelTensorInvalid;
   const fb::Quantization* q = t->quantization();
   if (dtype == DType::kF32) {
@@ -337,7 +355,8 @@ Status ModelChecker::CheckQuantization(const fb::Tensor* t, const char* name, DT
   const uint32_t count = q->scale()->size();
   const int32_t axis = q->axis();
   if (axis == -1) {
-    if (count != 1) return Fail(kBad, "tensor ", name, ": per-tensor quantization with ", count, " scales");
+    if (count != 1)
+      return Fail(kBad, "tensor ", name, ": per-tensor quantization with ", count, " scales");
   } else {
     if (axis < 0 || axis >= rank)
       return Fail(kBad, "tensor ", name, ": quantization axis ", axis, " not in [-1, ", rank, ")");
@@ -352,13 +371,15 @@ Status ModelChecker::CheckQuantization(const fb::Tensor* t, const char* name, DT
   }
   if (q->zero_point() != nullptr) {
     if (q->zero_point()->size() != count)
-      return Fail(kBad, "tensor ", name, ": ", q->zero_point()->size(), " zero points for ", count, " scales");
+      return Fail(kBad, "tensor ", name, ": ", q->zero_point()->size(), " zero points for ", count,
+                  " scales");
     const int32_t lo = dtype == DType::kI8 ? -128 : dtype == DType::kI16 ? -32768 : 0;
     const int32_t hi = dtype == DType::kI8 ? 127 : dtype == DType::kI16 ? 32767 : 0;
     for (uint32_t i = 0; i < count; ++i) {
       const int32_t z = q->zero_point()->Get(i);
       if (z < lo || z > hi)
-        return Fail(kBad, "tensor ", name, ": zero_point[", i, "] = ", z, " not in [", lo, ", ", hi, "]");
+        return Fail(kBad, "tensor ", name, ": zero_point[", i, "] = ", z, " not in [", lo, ", ", hi,
+                    "]");
     }
   }
   return Status::kOk;

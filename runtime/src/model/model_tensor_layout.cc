@@ -7,8 +7,8 @@ namespace edgenmt {
 namespace {
 
 // prefix + layer (omitted when < 0) + suffix + part, into an ExpectedTensor's name.
-void MakeName(char (&name)[kMaxTensorNameLength], const char* prefix, int32_t layer, const char* suffix,
-              const char* part = "") {
+void MakeName(char (&name)[kMaxTensorNameLength], const char* prefix, int32_t layer,
+              const char* suffix, const char* part = "") {
   WriteTensorName(name, sizeof(name), prefix, layer, suffix, part);
 }
 
@@ -21,7 +21,8 @@ class Emitter {
   // ExpectedTensor (a 64-byte name) is on the stack once, not in every caller's frame: Model::Load
   // calls the visitor from here, at the bottom of its deepest call chain.
   __attribute__((noinline)) void Add(TensorRole role, int32_t d0, int32_t d1, const char* prefix,
-                                     int32_t layer = -1, const char* suffix = "", const char* part = "") {
+                                     int32_t layer = -1, const char* suffix = "",
+                                     const char* part = "") {
     if (stopped_) return;
     ExpectedTensor t{};
     MakeName(t.name, prefix, layer, suffix, part);
@@ -46,11 +47,13 @@ class Emitter {
 
 // One attention block's projections: <prefix><l><block>.{q,k,v,out}_proj.{weight,bias}.
 void AddAttention(Emitter* out, const char* prefix, int32_t l, const char* block, int32_t d) {
-  static const char* const kParts[] = {".q_proj.weight", ".q_proj.bias", ".k_proj.weight", ".k_proj.bias",
-                                       ".v_proj.weight", ".v_proj.bias", ".out_proj.weight", ".out_proj.bias"};
+  static const char* const kParts[] = {".q_proj.weight",   ".q_proj.bias",   ".k_proj.weight",
+                                       ".k_proj.bias",     ".v_proj.weight", ".v_proj.bias",
+                                       ".out_proj.weight", ".out_proj.bias"};
   for (int i = 0; i < 8; ++i) {
     const bool weight = i % 2 == 0;
-    out->Add(weight ? TensorRole::kWeight : TensorRole::kBias, d, weight ? d : 0, prefix, l, block, kParts[i]);
+    out->Add(weight ? TensorRole::kWeight : TensorRole::kBias, d, weight ? d : 0, prefix, l, block,
+             kParts[i]);
   }
 }
 
@@ -148,8 +151,7 @@ int32_t ExpectedTensors(const ModelConfig& c, ExpectedTensorVisitor visitor, voi
   }
 
   switch (c.rnn.attention) {
-    case AttentionType::kNone:
-      break;
+    case AttentionType::kNone: break;
     case AttentionType::kBahdanau:
       out.Add(kW, A, H, "attn.query.weight");
       out.Add(kW, A, E, "attn.key.weight");
@@ -160,19 +162,14 @@ int32_t ExpectedTensors(const ModelConfig& c, ExpectedTensorVisitor visitor, voi
     case AttentionType::kLocalM:
     case AttentionType::kLocalP:
       switch (c.rnn.score) {
-        case ScoreType::kDot:
-          break;
-        case ScoreType::kGeneral:
-          out.Add(kW, E, H, "attn.linear_in.weight");
-          break;
+        case ScoreType::kDot: break;
+        case ScoreType::kGeneral: out.Add(kW, E, H, "attn.linear_in.weight"); break;
         case ScoreType::kConcat:
           out.Add(kW, A, H, "attn.query.weight");
           out.Add(kW, A, E, "attn.key.weight");
           out.Add(kW, 1, A, "attn.v.weight");
           break;
-        case ScoreType::kLocation:
-          out.Add(kW, c.max_src_len, H, "attn.location.weight");
-          break;
+        case ScoreType::kLocation: out.Add(kW, c.max_src_len, H, "attn.location.weight"); break;
       }
       if (c.rnn.attention == AttentionType::kLocalP) {
         out.Add(kW, A, H, "attn.predict_w.weight");
@@ -193,8 +190,9 @@ namespace {
 // the order the observer indexes them. Out of line: Translator::Init calls the visitor from here
 // at the bottom of its deepest call chain, and this frame should be the only one holding an
 // ExpectedTensor.
-__attribute__((noinline)) int32_t ExpectedTransformerActivations(const ModelConfig& c, ExpectedTensorVisitor visitor,
-                                       void* user) {
+__attribute__((noinline)) int32_t ExpectedTransformerActivations(const ModelConfig& c,
+                                                                 ExpectedTensorVisitor visitor,
+                                                                 void* user) {
   int32_t count = 0;
   bool go = true;
   auto emit = [&](const char* prefix, int32_t layer, const char* suffix, bool int8) {
@@ -237,7 +235,8 @@ __attribute__((noinline)) int32_t ExpectedTransformerActivations(const ModelConf
 }
 
 // The int8-full LSTM's cell-state formats. Out of line for the same reason.
-__attribute__((noinline)) int32_t ExpectedLstmActivations(const ModelConfig& c, ExpectedTensorVisitor visitor,
+__attribute__((noinline)) int32_t ExpectedLstmActivations(const ModelConfig& c,
+                                                          ExpectedTensorVisitor visitor,
                                                           void* user) {
   int32_t count = 0;
   auto emit = [&](const char* prefix, int32_t layer, const char* suffix) {

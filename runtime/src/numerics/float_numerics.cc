@@ -42,9 +42,8 @@ Status FloatNumerics::BindEmbedding(const Model& model, const char* name, int32_
   return BindMatrix(model, name, rows, cols, arena, out, detail, /*pack=*/false);
 }
 
-Status FloatNumerics::BindMatrix(const Model& model, const char* name, int32_t rows,
-                                 int32_t cols, Arena* arena, Matrix* out, ErrorDetail* detail,
-                                 bool pack) const {
+Status FloatNumerics::BindMatrix(const Model& model, const char* name, int32_t rows, int32_t cols,
+                                 Arena* arena, Matrix* out, ErrorDetail* detail, bool pack) const {
   *out = Matrix{};
   out->rows = rows;
   out->cols = cols;
@@ -67,8 +66,8 @@ __attribute__((noinline)) Status FloatNumerics::BindMatrixS8(const Model& model,
   }
   if (view.dtype != DType::kI8 || view.rank != 2 || view.shape[0] != rows ||
       view.shape[1] != cols) {
-    return detail->Fail(Status::kModelTensorInvalid, "tensor ", name, " expected int8 [", rows,
-                        ",", cols, "] (dtype ", static_cast<int32_t>(view.dtype), ")");
+    return detail->Fail(Status::kModelTensorInvalid, "tensor ", name, " expected int8 [", rows, ",",
+                        cols, "] (dtype ", static_cast<int32_t>(view.dtype), ")");
   }
   if (view.quant_axis != 0 || view.num_scales != rows || view.zero_points != nullptr) {
     return detail->Fail(Status::kModelTensorInvalid, "tensor ", name,
@@ -85,14 +84,15 @@ __attribute__((noinline)) Status FloatNumerics::BindMatrixS8(const Model& model,
 // measured against 1 KiB on 32-bit targets: tests/stack_usage_test.cc).
 __attribute__((noinline)) Status FloatNumerics::PackMatrix(const char* name, Arena* arena,
                                                            Matrix* out, ErrorDetail* detail) const {
-  const Status status = k_->pack_fully_connected_f32(out->cols, out->rows, out->f32, arena,
-                                                     &out->packed);
+  const Status status =
+      k_->pack_fully_connected_f32(out->cols, out->rows, out->f32, arena, &out->packed);
   if (status != Status::kOk) {
-    return detail->Fail(status, "kernel backend ", KernelBackendName(k_->backend),
-                        status == Status::kUnsupported
-                            ? " cannot pack into the arena (XNNPACK allocates through another allocator), tensor "
-                            : " could not pack tensor ",
-                        name);
+    return detail->Fail(
+        status, "kernel backend ", KernelBackendName(k_->backend),
+        status == Status::kUnsupported
+            ? " cannot pack into the arena (XNNPACK allocates through another allocator), tensor "
+            : " could not pack tensor ",
+        name);
   }
   return Status::kOk;
 }
@@ -115,7 +115,9 @@ void FloatNumerics::Linear(const Matrix& w, int32_t rows, const Hidden* x, const
   }
 }
 
-void FloatNumerics::TanhToHidden(int32_t n, const Acc* x, Hidden* y) const { k_->tanh_f32(n, x, y); }
+void FloatNumerics::TanhToHidden(int32_t n, const Acc* x, Hidden* y) const {
+  k_->tanh_f32(n, x, y);
+}
 
 void FloatNumerics::AddAcc(int32_t n, const Acc* a, const Acc* b, Acc* y) const {
   for (int32_t j = 0; j < n; ++j) y[j] = a[j] + b[j];
@@ -125,8 +127,7 @@ void FloatNumerics::Softmax(int32_t n, const Acc* scores, Weight* weights) const
   k_->softmax_f32(n, scores, weights);
 }
 
-void FloatNumerics::LogSoftmax(int32_t n, Acc* logits, LogProb* log_probs,
-                               float* as_float) const {
+void FloatNumerics::LogSoftmax(int32_t n, Acc* logits, LogProb* log_probs, float* as_float) const {
   (void)as_float;
   k_->log_softmax_f32(n, logits, log_probs);
 }

@@ -64,8 +64,8 @@ class FloatNumerics {
   // Hidden-state input (scale irrelevant for float). float32 weights are packed by the backend
   // when it packs (KernelTable::pack_fully_connected_f32) and `pack` (false: embeddings, which
   // are only looked up).
-  Status BindMatrix(const Model& model, const char* name, int32_t rows, int32_t cols,
-                    Arena* arena, Matrix* out, ErrorDetail* detail, bool pack = true) const;
+  Status BindMatrix(const Model& model, const char* name, int32_t rows, int32_t cols, Arena* arena,
+                    Matrix* out, ErrorDetail* detail, bool pack = true) const;
   Status BindBias(const Model& model, const char* name, int32_t size, const BiasT** out,
                   ErrorDetail* detail) const;
 

@@ -11,10 +11,11 @@ Status Bind(const Model& model, const char* name, int32_t rank, int32_t d0, int3
     return detail->Fail(Status::kModelTensorMissing, "tensor ", name, " missing");
   }
   if (view.dtype != DType::kF32) {
-    return detail->Fail(Status::kModelTensorInvalid, "tensor ", name,
-                        " is not float32 (dtype ", static_cast<int32_t>(view.dtype), ")");
+    return detail->Fail(Status::kModelTensorInvalid, "tensor ", name, " is not float32 (dtype ",
+                        static_cast<int32_t>(view.dtype), ")");
   }
-  const bool shape_ok = view.rank == rank && view.shape[0] == d0 && (rank == 1 || view.shape[1] == d1);
+  const bool shape_ok =
+      view.rank == rank && view.shape[0] == d0 && (rank == 1 || view.shape[1] == d1);
   if (!shape_ok) {
     if (rank == 1) {
       return detail->Fail(Status::kModelTensorInvalid, "tensor ", name, " expected [", d0,

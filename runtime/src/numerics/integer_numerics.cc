@@ -18,8 +18,8 @@ Status IntegerNumerics::Prepare(const Model& model, const KernelTable* kernels, 
                         static_cast<int32_t>(c.scheme));
   }
   const KernelTable& k = *kernels;
-  if (k.fully_connected_s8_s32 == nullptr || k.narrow_s32_s16 == nullptr ||
-      k.tanh_s16 == nullptr || k.requantize_s16_s8 == nullptr || k.softmax_s32_s16 == nullptr ||
+  if (k.fully_connected_s8_s32 == nullptr || k.narrow_s32_s16 == nullptr || k.tanh_s16 == nullptr ||
+      k.requantize_s16_s8 == nullptr || k.softmax_s32_s16 == nullptr ||
       k.log_softmax_s32 == nullptr) {
     return detail->Fail(Status::kUnsupported, "kernel backend lacks an int8-full kernel");
   }
@@ -37,9 +37,8 @@ Status IntegerNumerics::BindEmbedding(const Model& model, const char* name, int3
   return BindIntEmbedding(model, name, rows, cols, out, detail);
 }
 
-Status IntegerNumerics::BindMatrix(const Model& model, const char* name, int32_t rows,
-                                   int32_t cols, Arena* arena, Matrix* out,
-                                   ErrorDetail* detail) const {
+Status IntegerNumerics::BindMatrix(const Model& model, const char* name, int32_t rows, int32_t cols,
+                                   Arena* arena, Matrix* out, ErrorDetail* detail) const {
   (void)arena;
   return BindIntMatrix(model, name, rows, cols, kOneBits, out, detail);
 }
@@ -77,7 +76,8 @@ void IntegerNumerics::Softmax(int32_t n, const Acc* scores, Weight* weights) con
 void IntegerNumerics::LogSoftmax(int32_t n, Acc* logits, LogProb* log_probs,
                                  float* as_float) const {
   k_->log_softmax_s32(n, logits, kAccIntBits, log_probs);
-  for (int32_t v = 0; v < n; ++v) as_float[v] = static_cast<float>(log_probs[v]) * (1.0f / 65536.0f);
+  for (int32_t v = 0; v < n; ++v)
+    as_float[v] = static_cast<float>(log_probs[v]) * (1.0f / 65536.0f);
 }
 
 }  // namespace edgenmt

@@ -21,11 +21,11 @@ namespace edgenmt {
 
 class IntegerNumerics {
  public:
-  using Hidden = int8_t;     // s8 @ 2^-7
-  using Acc = int32_t;       // Q11.20
-  using Weight = int16_t;    // softmax weights in Q0.15
-  using BiasT = int32_t;     // Q11.20
-  using LogProb = int32_t;   // Q15.16
+  using Hidden = int8_t;    // s8 @ 2^-7
+  using Acc = int32_t;      // Q11.20
+  using Weight = int16_t;   // softmax weights in Q0.15
+  using BiasT = int32_t;    // Q11.20
+  using LogProb = int32_t;  // Q15.16
 
   using Matrix = IntMatrix;
   using Embedding = IntEmbedding;
@@ -39,8 +39,8 @@ class IntegerNumerics {
   Status BindEmbedding(const Model& model, const char* name, int32_t rows, int32_t cols,
                        Arena* arena, Embedding* out, ErrorDetail* detail) const;
   static uint32_t EmbeddingScaleBits(const Embedding& e) { return e.scale_bits; }
-  Status BindMatrix(const Model& model, const char* name, int32_t rows, int32_t cols,
-                    Arena* arena, Matrix* out, ErrorDetail* detail) const;
+  Status BindMatrix(const Model& model, const char* name, int32_t rows, int32_t cols, Arena* arena,
+                    Matrix* out, ErrorDetail* detail) const;
   Status BindBias(const Model& model, const char* name, int32_t size, const BiasT** out,
                   ErrorDetail* detail) const;
 
@@ -57,8 +57,8 @@ class IntegerNumerics {
 
  protected:
   const KernelTable* k_ = nullptr;
-  int32_t width_ = 0;           // elements of the scratch below
-  int16_t* narrow_ = nullptr;   // [width]
+  int32_t width_ = 0;          // elements of the scratch below
+  int16_t* narrow_ = nullptr;  // [width]
 };
 
 }  // namespace edgenmt

@@ -7,7 +7,7 @@
 namespace edgenmt {
 namespace {
 
-constexpr uint32_t kQ20ScaleBits = 0x35800000u;   // 2^-20 (Q11.20 biases)
+constexpr uint32_t kQ20ScaleBits = 0x35800000u;  // 2^-20 (Q11.20 biases)
 
 uint32_t FloatBits(float f) {
   uint32_t bits = 0;
@@ -23,8 +23,8 @@ Status FindInt8PerRow(const Model& model, const char* name, int32_t rows, int32_
   if (view->dtype != DType::kI8 || view->rank != 2 || view->shape[0] != rows ||
       view->shape[1] != cols || view->quant_axis != 0 || view->num_scales != rows ||
       view->zero_points != nullptr) {
-    return detail->Fail(Status::kModelTensorInvalid, "tensor ", name,
-                        " must be int8 per-row [", rows, ",", cols, "] for int8-full");
+    return detail->Fail(Status::kModelTensorInvalid, "tensor ", name, " must be int8 per-row [",
+                        rows, ",", cols, "] for int8-full");
   }
   return Status::kOk;
 }
@@ -51,8 +51,7 @@ Status BindIntMatrix(const Model& model, const char* name, int32_t rows, int32_t
   out->rows = rows;
   out->cols = cols;
   out->w = static_cast<const int8_t*>(view.data);
-  return FindConstants(model, name, input_scale_bits, false, &out->multiplier, &out->shift,
-                       detail);
+  return FindConstants(model, name, input_scale_bits, false, &out->multiplier, &out->shift, detail);
 }
 
 Status BindBiasQ20(const Model& model, const char* name, int32_t size, const int32_t** out,
@@ -77,8 +76,7 @@ Status BindMatrixQ20(const Model& model, const char* name, int32_t rows, int32_t
     return detail->Fail(Status::kModelTensorMissing, "tensor ", name, " missing");
   }
   if (view.dtype != DType::kI32 || view.rank != 2 || view.shape[0] != rows ||
-      view.shape[1] != cols || view.num_scales != 1 ||
-      FloatBits(view.scales[0]) != kQ20ScaleBits) {
+      view.shape[1] != cols || view.num_scales != 1 || FloatBits(view.scales[0]) != kQ20ScaleBits) {
     return detail->Fail(Status::kModelTensorInvalid, "tensor ", name,
                         " must be int32 Q11.20 (scale 2^-20) [", rows, ",", cols,
                         "] for int8-full");

@@ -13,21 +13,23 @@ namespace numerics_interface {
 
 // Detection of one member or type by name: a name cannot be a template argument, so one trait
 // per name (EDGENMT_NUMERICS_MEMBER generates it).
-#define EDGENMT_NUMERICS_MEMBER(name)                                                       \
-  template <typename N, typename = void>                                                    \
-  struct Has_##name : std::false_type {};                                                   \
-  template <typename N>                                                                     \
+#define EDGENMT_NUMERICS_MEMBER(name)     \
+  template <typename N, typename = void>  \
+  struct Has_##name : std::false_type {}; \
+  template <typename N>                   \
   struct Has_##name<N, std::void_t<decltype(&N::name)>> : std::true_type {};
-#define EDGENMT_NUMERICS_TYPE(name)                                                         \
-  template <typename N, typename = void>                                                    \
-  struct HasType_##name : std::false_type {};                                               \
-  template <typename N>                                                                     \
+#define EDGENMT_NUMERICS_TYPE(name)           \
+  template <typename N, typename = void>      \
+  struct HasType_##name : std::false_type {}; \
+  template <typename N>                       \
   struct HasType_##name<N, std::void_t<typename N::name>> : std::true_type {};
 
-#define EDGENMT_NUMERICS_MEMBERS(X)                                                         \
-  X(Prepare) X(kernels) X(BindEmbedding) X(EmbeddingScaleBits) X(BindMatrix) X(BindBias)    \
+// clang-format off
+#define EDGENMT_NUMERICS_MEMBERS(X)                                                      \
+  X(Prepare) X(kernels) X(BindEmbedding) X(EmbeddingScaleBits) X(BindMatrix) X(BindBias) \
   X(Linear) X(TanhToHidden) X(AddAcc) X(Softmax) X(WeightToFloat) X(LogSoftmax)
-#define EDGENMT_NUMERICS_TYPES(X)                                                           \
+// clang-format on
+#define EDGENMT_NUMERICS_TYPES(X) \
   X(Hidden) X(Acc) X(Weight) X(BiasT) X(LogProb) X(Matrix) X(Embedding)
 
 EDGENMT_NUMERICS_MEMBERS(EDGENMT_NUMERICS_MEMBER)
@@ -35,10 +37,10 @@ EDGENMT_NUMERICS_TYPES(EDGENMT_NUMERICS_TYPE)
 
 template <typename N>
 constexpr bool Implements() {
-#define EDGENMT_NUMERICS_CHECK_MEMBER(name) Has_##name<N>::value &&
-#define EDGENMT_NUMERICS_CHECK_TYPE(name) HasType_##name<N>::value &&
+#define EDGENMT_NUMERICS_CHECK_MEMBER(name) Has_##name<N>::value&&
+#define EDGENMT_NUMERICS_CHECK_TYPE(name) HasType_##name<N>::value&&
   return EDGENMT_NUMERICS_MEMBERS(EDGENMT_NUMERICS_CHECK_MEMBER)
-         EDGENMT_NUMERICS_TYPES(EDGENMT_NUMERICS_CHECK_TYPE) true;
+      EDGENMT_NUMERICS_TYPES(EDGENMT_NUMERICS_CHECK_TYPE) true;
 #undef EDGENMT_NUMERICS_CHECK_MEMBER
 #undef EDGENMT_NUMERICS_CHECK_TYPE
 }

@@ -37,8 +37,8 @@ Status Attention<N>::Prepare(const N* numerics, const Model& model, int32_t max_
   switch (score_) {
     case ScoreType::kDot:
       if (E != H) {
-        return detail->Fail(Status::kModelConfigInvalid, "dot score needs E == H (", E, " vs ",
-                            H, ")");
+        return detail->Fail(Status::kModelConfigInvalid, "dot score needs E == H (", E, " vs ", H,
+                            ")");
       }
       break;
     case ScoreType::kGeneral:
@@ -59,8 +59,8 @@ Status Attention<N>::Prepare(const N* numerics, const Model& model, int32_t max_
         return detail->Fail(Status::kLimitExceeded, "max_src_len ", max_src_len,
                             " exceeds the location score width ", c.max_src_len);
       }
-      EDGENMT_RETURN_IF_ERROR(n_->BindMatrix(model, "attn.location.weight", c.max_src_len, H,
-                                             arena, &location_w_, detail));
+      EDGENMT_RETURN_IF_ERROR(n_->BindMatrix(model, "attn.location.weight", c.max_src_len, H, arena,
+                                             &location_w_, detail));
       break;
   }
   if (type_ == AttentionType::kLocalP) {
@@ -85,8 +85,8 @@ Status Attention<N>::Prepare(const N* numerics, const Model& model, int32_t max_
     query_proj_base_ = arena->AllocateScratchArray<Acc>(rows, query_proj_width);
   }
   if (score_ == ScoreType::kConcat) {
-    keys_base_ = arena->AllocateArray<Acc>(static_cast<size_t>(max_sources), src,
-                                           static_cast<size_t>(A));
+    keys_base_ =
+        arena->AllocateArray<Acc>(static_cast<size_t>(max_sources), src, static_cast<size_t>(A));
     additive_sum_ = arena->AllocateScratchArray<Acc>(static_cast<size_t>(A));
     additive_hidden_ = arena->AllocateScratchArray<Hidden>(static_cast<size_t>(A));
   }

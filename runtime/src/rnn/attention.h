@@ -77,19 +77,19 @@ class Attention {
   int32_t attn_hidden_ = 0;   // A
   int32_t window_ = 0;        // D
 
-  typename N::Matrix linear_in_;  // general: [E, H]
-  typename N::Matrix query_w_;    // concat/bahdanau: [A, H]
-  typename N::Matrix key_w_;      // concat/bahdanau: [A, E]
+  typename N::Matrix linear_in_;              // general: [E, H]
+  typename N::Matrix query_w_;                // concat/bahdanau: [A, H]
+  typename N::Matrix key_w_;                  // concat/bahdanau: [A, E]
   const typename N::BiasT* key_b_ = nullptr;  // bahdanau: [A]
-  typename N::Matrix v_;          // concat/bahdanau: [1, A]
-  typename N::Matrix location_w_; // location: [model max_src_len, H]
-  typename N::Matrix predict_w_;  // local_p: [A, H]
-  typename N::Matrix predict_v_;  // local_p: [1, A]
+  typename N::Matrix v_;                      // concat/bahdanau: [1, A]
+  typename N::Matrix location_w_;             // location: [model max_src_len, H]
+  typename N::Matrix predict_w_;              // local_p: [A, H]
+  typename N::Matrix predict_v_;              // local_p: [1, A]
 
   int32_t max_src_len_ = 0;
   Source* sources_ = nullptr;  // [max_sources]
   Source single_source_{};
-  Acc* keys_base_ = nullptr;   // [max_sources, max_src, A]
+  Acc* keys_base_ = nullptr;  // [max_sources, max_src, A]
   // Row buffers' first rows ([max_rows, ...] each); the unsuffixed pointers below are the
   // working ones Select() offsets.
   Acc* scores_base_ = nullptr;
@@ -114,11 +114,11 @@ class Attention {
   Hidden* context_ = nullptr;
   Acc* query_proj_ = nullptr;
   Acc* keys_ = nullptr;
-  Acc* additive_sum_ = nullptr;       // [A]
-  Hidden* additive_hidden_ = nullptr; // [A]
-  Acc* predict_ = nullptr;            // [max_rows, A]
-  Hidden* predict_hidden_ = nullptr;  // [max_rows, A]
-  Acc* logits_ = nullptr;             // [max_rows]
+  Acc* additive_sum_ = nullptr;        // [A]
+  Hidden* additive_hidden_ = nullptr;  // [A]
+  Acc* predict_ = nullptr;             // [max_rows, A]
+  Hidden* predict_hidden_ = nullptr;   // [max_rows, A]
+  Acc* logits_ = nullptr;              // [max_rows]
   typename N::Position* positions_ = nullptr;
   int32_t* window_lo_ = nullptr;
   int32_t* window_hi_ = nullptr;

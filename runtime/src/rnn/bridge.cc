@@ -31,8 +31,7 @@ Status Bridge<N>::Prepare(const N* numerics, const Model& model, Arena* arena,
     EDGENMT_RETURN_IF_ERROR(n_->BindBias(model, NameBuilder("bridge.", l, ".h.bias").c_str(),
                                          hidden_size_, &w.h_bias, detail));
     if (lstm_) {
-      EDGENMT_RETURN_IF_ERROR(n_->BindMatrix(model,
-                                             NameBuilder("bridge.", l, ".c.weight").c_str(),
+      EDGENMT_RETURN_IF_ERROR(n_->BindMatrix(model, NameBuilder("bridge.", l, ".c.weight").c_str(),
                                              hidden_size_, E, arena, &w.c_weight, detail));
       EDGENMT_RETURN_IF_ERROR(n_->BindBias(model, NameBuilder("bridge.", l, ".c.bias").c_str(),
                                            hidden_size_, &w.c_bias, detail));

@@ -21,8 +21,8 @@ class Bridge {
 
   // What the bridge reads from the encoder (Encoder::bridge_source()).
   struct Source {
-    const typename N::Hidden* final_h = nullptr;  // f_h [E]
-    const typename N::State* final_c = nullptr;   // f_c [E] (LSTM)
+    const typename N::Hidden* final_h = nullptr;            // f_h [E]
+    const typename N::State* final_c = nullptr;             // f_c [E] (LSTM)
     const typename N::CellWeights* top_forward = nullptr;   // their cells: the integer
     const typename N::CellWeights* top_backward = nullptr;  // scheme's state formats
     int32_t half = 0;                                       // enc_hidden

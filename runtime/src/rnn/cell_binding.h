@@ -39,7 +39,6 @@ inline NameBuilder CellStateFormatName(const CellBinding& b) {
                    : NameBuilder("encoder.rnn.l", b.layer, b.reverse ? "_reverse" : "", ".cell");
 }
 
-
 }  // namespace edgenmt
 
 #endif  // EDGENMT_RNN_CELL_BINDING_H_

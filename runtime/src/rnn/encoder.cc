@@ -50,8 +50,9 @@ Status Encoder<N>::Prepare(const N* numerics, const Model& model, int32_t max_sr
   // Everything else is scratch of the encoder phase.
   // When the top layer's int8 outputs feed no product (the integer scheme keeps the memory
   // apart, and only additive scores project h̄), it keeps just the previous row per direction.
-  const bool additive = c.rnn.attention == AttentionType::kBahdanau ||
-                        (c.rnn.attention != AttentionType::kNone && c.rnn.score == ScoreType::kConcat);
+  const bool additive =
+      c.rnn.attention == AttentionType::kBahdanau ||
+      (c.rnn.attention != AttentionType::kNone && c.rnn.score == ScoreType::kConcat);
   rolling_top_ = !N::kMemoryIsHidden && !additive;
   const int32_t top = (layers_ - 1) % 2;
   for (int32_t i = 0; i < (layers_ > 1 ? 2 : 1); ++i) {
@@ -65,8 +66,8 @@ Status Encoder<N>::Prepare(const N* numerics, const Model& model, int32_t max_sr
   const int32_t block = max_src_len < kProjectionRows ? max_src_len : kProjectionRows;
   embed_scratch_ =
       arena->AllocateScratchArray<Hidden>(N::InputScratchElements(block, c.rnn.src_embed));
-  gates_ = arena->AllocateScratchArray<typename N::Acc>(
-      static_cast<size_t>(block), static_cast<size_t>(GateCount(cell_)) * H);
+  gates_ = arena->AllocateScratchArray<typename N::Acc>(static_cast<size_t>(block),
+                                                        static_cast<size_t>(GateCount(cell_)) * H);
   zero_h_ = arena->AllocateScratchArray<Hidden>(H);
   final_h_ = arena->AllocateScratchArray<Hidden>(E);
   final_c_ = arena->AllocateScratchArray<State>(E);

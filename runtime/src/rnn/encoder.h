@@ -33,8 +33,8 @@ class Encoder {
   using Memory = typename N::Memory;
 
   // max_sources: sources whose memories are kept at once (a batch), one slot each.
-  Status Prepare(const N* numerics, const Model& model, int32_t max_src_len,
-                 int32_t max_sources, Arena* arena, ErrorDetail* detail);
+  Status Prepare(const N* numerics, const Model& model, int32_t max_src_len, int32_t max_sources,
+                 Arena* arena, ErrorDetail* detail);
 
   // Encodes src_ids[0, src_len) (ids validated by the caller, 1 <= src_len <= max_src_len)
   // into slot `slot` (< max_sources): its memory stays until the slot's next Encode; the other
@@ -99,34 +99,34 @@ class Encoder {
   int32_t* ids_ = nullptr;                     // [max_src]
   Hidden* embed_scratch_ = nullptr;            // N::InputScratchElements(max_src, src_embed)
   Hidden* layer_out_[2] = {nullptr, nullptr};  // [max_src, E]
-  Memory* memory_ = nullptr;     // [max_sources, max_src, E] unless kMemoryIsHidden
-  Memory* slot_memory_ = nullptr;  // the slot being encoded
+  Memory* memory_ = nullptr;                   // [max_sources, max_src, E] unless kMemoryIsHidden
+  Memory* slot_memory_ = nullptr;              // the slot being encoded
   int32_t max_src_len_ = 0;
-  typename N::Acc* gates_ = nullptr;           // [kProjectionRows, G*H]
-  Hidden* zero_h_ = nullptr;                   // [H]
-  Hidden* final_h_ = nullptr;                  // [E]
-  State* final_c_ = nullptr;                   // [E]
+  typename N::Acc* gates_ = nullptr;  // [kProjectionRows, G*H]
+  Hidden* zero_h_ = nullptr;          // [H]
+  Hidden* final_h_ = nullptr;         // [E]
+  State* final_c_ = nullptr;          // [E]
   const Hidden* outputs_ = nullptr;
 
   // EncodeBatch (max_sources > 1 only), scratch of the encoder phase unless noted.
   int32_t max_sources_ = 1;
   int32_t batch_count_ = 0;
-  int32_t* order_ = nullptr;          // [max_sources] sources by decreasing length
-  int32_t* batch_lens_ = nullptr;     // [max_sources]
-  int32_t* batch_slots_ = nullptr;    // [max_sources]
-  int32_t* batch_ids_ = nullptr;      // [max_sources, max_src] ids in encoder order
-  int32_t* row_ids_ = nullptr;        // [max_sources * kProjectionRows]
-  Hidden* row_input_ = nullptr;       // [max_sources * kProjectionRows, E]
-  Hidden* row_embed_ = nullptr;       // InputScratchElements(those rows, src_embed)
+  int32_t* order_ = nullptr;              // [max_sources] sources by decreasing length
+  int32_t* batch_lens_ = nullptr;         // [max_sources]
+  int32_t* batch_slots_ = nullptr;        // [max_sources]
+  int32_t* batch_ids_ = nullptr;          // [max_sources, max_src] ids in encoder order
+  int32_t* row_ids_ = nullptr;            // [max_sources * kProjectionRows]
+  Hidden* row_input_ = nullptr;           // [max_sources * kProjectionRows, E]
+  Hidden* row_embed_ = nullptr;           // InputScratchElements(those rows, src_embed)
   typename N::Acc* row_gates_ = nullptr;  // [max_sources * kProjectionRows, G*H]
-  Hidden* batch_h_ = nullptr;         // [max_sources, H]
-  State* batch_state_ = nullptr;      // [max_sources, H]
-  Memory* batch_memory_rows_ = nullptr;  // [max_sources, H] unless kMemoryIsHidden
+  Hidden* batch_h_ = nullptr;             // [max_sources, H]
+  State* batch_state_ = nullptr;          // [max_sources, H]
+  Memory* batch_memory_rows_ = nullptr;   // [max_sources, H] unless kMemoryIsHidden
   // Layer outputs [max_sources, max_src, E] (ping-pong); with kMemoryIsHidden the top layer
   // writes the slots' memory instead.
   Hidden* batch_out_[2] = {nullptr, nullptr};
-  Hidden* batch_final_h_ = nullptr;   // [max_sources, E]
-  State* batch_final_c_ = nullptr;    // [max_sources, E]
+  Hidden* batch_final_h_ = nullptr;  // [max_sources, E]
+  State* batch_final_c_ = nullptr;   // [max_sources, E]
 };
 
 }  // namespace edgenmt

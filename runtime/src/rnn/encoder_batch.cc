@@ -27,11 +27,12 @@ Status Encoder<N>::PrepareBatch(const Model& model, int32_t max_sources, Arena* 
   row_input_ = layers_ > 1 ? arena->AllocateScratchArray<Hidden>(rows, E) : nullptr;
   row_embed_ = arena->AllocateScratchArray<Hidden>(
       N::InputScratchElements(static_cast<int32_t>(rows), model.config().rnn.src_embed));
-  row_gates_ = arena->AllocateScratchArray<typename N::Acc>(
-      rows, static_cast<size_t>(GateCount(cell_)) * H);
+  row_gates_ =
+      arena->AllocateScratchArray<typename N::Acc>(rows, static_cast<size_t>(GateCount(cell_)) * H);
   batch_h_ = arena->AllocateScratchArray<Hidden>(sources, H);
   batch_state_ = N::HasState(cell_) ? arena->AllocateScratchArray<State>(sources, H) : nullptr;
-  batch_memory_rows_ = N::kMemoryIsHidden ? nullptr : arena->AllocateScratchArray<Memory>(sources, H);
+  batch_memory_rows_ =
+      N::kMemoryIsHidden ? nullptr : arena->AllocateScratchArray<Memory>(sources, H);
   const int32_t top = (layers_ - 1) % 2;
   for (int32_t i = 0; i < (layers_ > 1 ? 2 : 1); ++i) {
     // Where the memory is the top layer's output, that parity writes the slots' memory.
@@ -122,7 +123,8 @@ void Encoder<N>::RunBatchDirection(const RecurrentCell<N>& cell, int32_t layer, 
                sizeof(Hidden) * static_cast<size_t>(H));
         if (memory_rows != nullptr) {
           Memory* memory = memory_ + static_cast<int64_t>(batch_slots_[k]) * max_src_len_ * E;
-          memcpy(memory + s * E + column, memory_rows + p * H, sizeof(Memory) * static_cast<size_t>(H));
+          memcpy(memory + s * E + column, memory_rows + p * H,
+                 sizeof(Memory) * static_cast<size_t>(H));
         }
       }
     }
@@ -137,15 +139,16 @@ void Encoder<N>::RunBatchDirection(const RecurrentCell<N>& cell, int32_t layer, 
 }
 
 template <class N>
-void Encoder<N>::EncodeBatch(int32_t count, const int32_t* const* src_ids,
-                             const int32_t* src_lens, const int32_t* slots) {
+void Encoder<N>::EncodeBatch(int32_t count, const int32_t* const* src_ids, const int32_t* src_lens,
+                             const int32_t* slots) {
   batch_count_ = count;
   for (int32_t k = 0; k < count; ++k) {
     const int32_t len = src_lens[k];
     batch_lens_[k] = len;
     batch_slots_[k] = slots[k];
     int32_t* ids = batch_ids_ + static_cast<int64_t>(k) * max_src_len_;
-    for (int32_t s = 0; s < len; ++s) ids[s] = reverse_source_ ? src_ids[k][len - 1 - s] : src_ids[k][s];
+    for (int32_t s = 0; s < len; ++s)
+      ids[s] = reverse_source_ ? src_ids[k][len - 1 - s] : src_ids[k][s];
     // Longer sources first (stable): the running ones are always a prefix of the rows.
     int32_t pos = k;
     while (pos > 0 && batch_lens_[order_[pos - 1]] < len) {

@@ -19,27 +19,28 @@ Status FloatRnnNumerics::Prepare(const Model& model, const KernelTable* kernels,
   // The widest input of any product: the hybrid kernel quantizes rows of it.
   const ModelConfig& c = model.config();
   int32_t cols = DecoderInputSize(c);
-  const int32_t others[] = {c.encoder_output_size() + c.rnn.dec_hidden, c.rnn.src_embed, c.rnn.attn_hidden};
+  const int32_t others[] = {c.encoder_output_size() + c.rnn.dec_hidden, c.rnn.src_embed,
+                            c.rnn.attn_hidden};
   for (int32_t v : others) cols = v > cols ? v : cols;
   return FloatNumerics::Prepare(model, kernels, max_rows, cols, arena, detail, max_sources);
 }
 
 Status FloatRnnNumerics::BindCell(const Model& model, const CellBinding& b, int32_t max_rows,
-                               Arena* arena, CellWeights* out, ErrorDetail* detail) const {
+                                  Arena* arena, CellWeights* out, ErrorDetail* detail) const {
   const int32_t G = GateCount(b.cell) * b.hidden_size;
   out->cell = b.cell;
   out->hidden = b.hidden_size;
-  EDGENMT_RETURN_IF_ERROR(BindMatrix(model, CellTensorName(b, "weight_ih").c_str(),
-                                     G, b.input_size, arena, &out->w_ih, detail));
-  EDGENMT_RETURN_IF_ERROR(BindMatrix(model, CellTensorName(b, "weight_hh").c_str(),
-                                     G, b.hidden_size, arena, &out->w_hh, detail));
+  EDGENMT_RETURN_IF_ERROR(BindMatrix(model, CellTensorName(b, "weight_ih").c_str(), G, b.input_size,
+                                     arena, &out->w_ih, detail));
+  EDGENMT_RETURN_IF_ERROR(BindMatrix(model, CellTensorName(b, "weight_hh").c_str(), G,
+                                     b.hidden_size, arena, &out->w_hh, detail));
   EDGENMT_RETURN_IF_ERROR(
       BindBias(model, CellTensorName(b, "bias_ih").c_str(), G, &out->b_ih, detail));
   EDGENMT_RETURN_IF_ERROR(
       BindBias(model, CellTensorName(b, "bias_hh").c_str(), G, &out->b_hh, detail));
   out->hidden_gates = b.cell == CellType::kGru || (out->w_hh.f32 != nullptr && packs())
                           ? arena->AllocateScratchArray<float>(static_cast<size_t>(max_rows),
-                                                        static_cast<size_t>(G))
+                                                               static_cast<size_t>(G))
                           : nullptr;
   return Status::kOk;
 }
@@ -47,9 +48,9 @@ Status FloatRnnNumerics::BindCell(const Model& model, const CellBinding& b, int3
 // The hybrid scheme quantizes each concatenated input row once (docs/INT8.md), so the parts
 // are gathered into one row before the product.
 void FloatRnnNumerics::InputLinear(const CellWeights& cell, const Embedding& embedding,
-                                int32_t rows, const int32_t* ids, const Hidden* context,
-                                int32_t context_size, const Hidden* htilde,
-                                int32_t htilde_size, Acc* gates, Hidden* scratch) const {
+                                   int32_t rows, const int32_t* ids, const Hidden* context,
+                                   int32_t context_size, const Hidden* htilde, int32_t htilde_size,
+                                   Acc* gates, Hidden* scratch) const {
   const int32_t width = cell.w_ih.cols;
   if (embedding.s8 != nullptr) {
     k_->embedding_lookup_s8_f32(rows, ids, embedding.s8, embedding.row_scales, embedding.cols,
@@ -64,7 +65,8 @@ void FloatRnnNumerics::InputLinear(const CellWeights& cell, const Embedding& emb
     if (parts[p] == nullptr) continue;
     for (int32_t r = 0; r < rows; ++r) {
       memcpy(scratch + static_cast<int64_t>(r) * width + column,
-             parts[p] + static_cast<int64_t>(r) * sizes[p], sizeof(float) * static_cast<size_t>(sizes[p]));
+             parts[p] + static_cast<int64_t>(r) * sizes[p],
+             sizeof(float) * static_cast<size_t>(sizes[p]));
     }
     column += sizes[p];
   }
@@ -72,8 +74,8 @@ void FloatRnnNumerics::InputLinear(const CellWeights& cell, const Embedding& emb
 }
 
 void FloatRnnNumerics::CellStep(const CellWeights& cell, int32_t rows, Acc* gates,
-                             const Hidden* h_in, const State* s_in, Hidden* h_out,
-                             State* s_out, Memory* memory_out) const {
+                                const Hidden* h_in, const State* s_in, Hidden* h_out, State* s_out,
+                                Memory* memory_out) const {
   (void)memory_out;
   const KernelTable& k = *k_;
   const int32_t H = cell.hidden;
@@ -131,23 +133,23 @@ void FloatRnnNumerics::BridgeHidden(int32_t n, const Acc* acc, Hidden* h, State*
 }
 
 void FloatRnnNumerics::BridgeCellState(const CellWeights& cell, int32_t n, const Acc* acc,
-                                    State* c) const {
+                                       State* c) const {
   (void)cell;
   if (c != acc) memcpy(c, acc, sizeof(float) * static_cast<size_t>(n));
 }
 
 void FloatRnnNumerics::BridgeCellLinear(const Matrix& w, const CellWeights& fwd,
-                                     const CellWeights* bwd, int32_t half, const State* final_c,
-                                     const BiasT* bias, Acc* y) const {
+                                        const CellWeights* bwd, int32_t half, const State* final_c,
+                                        const BiasT* bias, Acc* y) const {
   (void)fwd;
   (void)bwd;
   (void)half;
   Linear(w, 1, final_c, bias, y, false);
 }
 
-void FloatRnnNumerics::DotScores(int32_t rows, const Hidden* query, const Memory* memory,
-                              int32_t S, int32_t E, const int32_t* lo, const int32_t* hi,
-                              Acc* scores) const {
+void FloatRnnNumerics::DotScores(int32_t rows, const Hidden* query, const Memory* memory, int32_t S,
+                                 int32_t E, const int32_t* lo, const int32_t* hi,
+                                 Acc* scores) const {
   (void)lo;
   (void)hi;
   // scores[r][s] = q_r . h̄_s: h̄ [S, E] is exactly an [out = S, in = E] weight matrix.
@@ -155,13 +157,13 @@ void FloatRnnNumerics::DotScores(int32_t rows, const Hidden* query, const Memory
 }
 
 void FloatRnnNumerics::GeneralScores(int32_t rows, const Acc* projected_query, const Memory* memory,
-                                  int32_t S, int32_t E, const int32_t* lo, const int32_t* hi,
-                                  Acc* scores) const {
+                                     int32_t S, int32_t E, const int32_t* lo, const int32_t* hi,
+                                     Acc* scores) const {
   DotScores(rows, projected_query, memory, S, E, lo, hi, scores);
 }
 
 void FloatRnnNumerics::LocalPWindow(Acc logit, int32_t S, int32_t D, Position* p, int32_t* lo,
-                                 int32_t* hi) const {
+                                    int32_t* hi) const {
   float sigma = 0.0f;
   k_->sigmoid_f32(1, &logit, &sigma);
   const float position = static_cast<float>(S) * sigma;
@@ -174,7 +176,7 @@ void FloatRnnNumerics::LocalPWindow(Acc logit, int32_t S, int32_t D, Position* p
 
 // Gaussian of local_p: exp(-(s - p)^2 / (2 sigma^2)), sigma = D / 2.
 void FloatRnnNumerics::LocalPGaussian(int32_t lo, int32_t hi, Position p, int32_t D,
-                                   Weight* weights) const {
+                                      Weight* weights) const {
   const float sigma = static_cast<float>(D) / 2.0f;
   const float two_sigma_sq = 2.0f * sigma * sigma;
   for (int32_t s = lo; s <= hi; ++s) {
@@ -184,7 +186,7 @@ void FloatRnnNumerics::LocalPGaussian(int32_t lo, int32_t hi, Position p, int32_
 }
 
 void FloatRnnNumerics::Context(int32_t n, const Weight* weights, const Memory* memory, int32_t E,
-                            Hidden* context) const {
+                               Hidden* context) const {
   memset(context, 0, sizeof(float) * static_cast<size_t>(E));
   for (int32_t s = 0; s < n; ++s) {
     const float w = weights[s];

@@ -10,9 +10,9 @@
 
 namespace edgenmt {
 
-Status IntegerRnnNumerics::Prepare(const Model& model, const KernelTable* kernels,
-                                   int32_t max_rows, int32_t max_width, Arena* arena,
-                                   ErrorDetail* detail, int32_t max_sources) {
+Status IntegerRnnNumerics::Prepare(const Model& model, const KernelTable* kernels, int32_t max_rows,
+                                   int32_t max_width, Arena* arena, ErrorDetail* detail,
+                                   int32_t max_sources) {
   const KernelTable& k = *kernels;
   if (k.embedding_fully_connected_s8_s32 == nullptr || k.lstm_cell_s16 == nullptr ||
       k.gru_cell_s16 == nullptr || k.local_p_position_q16 == nullptr ||
@@ -20,8 +20,8 @@ Status IntegerRnnNumerics::Prepare(const Model& model, const KernelTable* kernel
       k.score_window_s16 == nullptr || k.context_s16_s8 == nullptr) {
     return detail->Fail(Status::kUnsupported, "kernel backend lacks an int8-full kernel");
   }
-  EDGENMT_RETURN_IF_ERROR(IntegerNumerics::Prepare(model, kernels, max_rows, max_width, arena,
-                                                   detail, max_sources));
+  EDGENMT_RETURN_IF_ERROR(
+      IntegerNumerics::Prepare(model, kernels, max_rows, max_width, arena, detail, max_sources));
   const ModelConfig& c = model.config();
   const int32_t hidden = c.rnn.enc_hidden > c.rnn.dec_hidden ? c.rnn.enc_hidden : c.rnn.dec_hidden;
   const size_t gates = static_cast<size_t>(GateCount(c.rnn.cell)) * static_cast<size_t>(hidden);
@@ -33,8 +33,8 @@ Status IntegerRnnNumerics::Prepare(const Model& model, const KernelTable* kernel
   const bool query_scores = attention && c.rnn.attention != AttentionType::kBahdanau &&
                             (c.rnn.score == ScoreType::kDot || c.rnn.score == ScoreType::kGeneral);
   gates16_ = arena->AllocateScratchArray<int16_t>(gru ? 2 : 1, gates);
-  gates_h_ = gru ? arena->AllocateScratchArray<int32_t>(static_cast<size_t>(max_rows), gates)
-                 : nullptr;
+  gates_h_ =
+      gru ? arena->AllocateScratchArray<int32_t>(static_cast<size_t>(max_rows), gates) : nullptr;
   wide_ = arena->AllocateScratchArray<int32_t>(width);
   bytes_ = c.rnn.bridge && !gru ? arena->AllocateScratchArray<int8_t>(width) : nullptr;
   query16_ = query_scores ? arena->AllocateScratchArray<int16_t>(width) : nullptr;
@@ -42,7 +42,7 @@ Status IntegerRnnNumerics::Prepare(const Model& model, const KernelTable* kernel
 }
 
 Status IntegerRnnNumerics::BindCell(const Model& model, const CellBinding& b, int32_t max_rows,
-                                 Arena* arena, CellWeights* out, ErrorDetail* detail) const {
+                                    Arena* arena, CellWeights* out, ErrorDetail* detail) const {
   (void)max_rows;
   const int32_t G = GateCount(b.cell) * b.hidden_size;
   out->cell = b.cell;
@@ -60,15 +60,14 @@ Status IntegerRnnNumerics::BindCell(const Model& model, const CellBinding& b, in
           BindIntMatrix(model, w_ih.c_str(), G, b.input_size, kOneBits, &out->w_ih_hidden, detail));
     }
   }
-  EDGENMT_RETURN_IF_ERROR(BindIntMatrix(model, CellTensorName(b, "weight_hh").c_str(),
-                                        G, b.hidden_size, kOneBits, &out->w_hh, detail));
+  EDGENMT_RETURN_IF_ERROR(BindIntMatrix(model, CellTensorName(b, "weight_hh").c_str(), G,
+                                        b.hidden_size, kOneBits, &out->w_hh, detail));
   EDGENMT_RETURN_IF_ERROR(
       BindBiasQ20(model, CellTensorName(b, "bias_ih").c_str(), G, &out->b_ih, detail));
   EDGENMT_RETURN_IF_ERROR(
       BindBiasQ20(model, CellTensorName(b, "bias_hh").c_str(), G, &out->b_hh, detail));
-  if (b.cell == CellType::kLstm &&
-      model.FindActivationFormat(CellStateFormatName(b).c_str(), &out->cell_int_bits) !=
-          Status::kOk) {
+  if (b.cell == CellType::kLstm && model.FindActivationFormat(CellStateFormatName(b).c_str(),
+                                                              &out->cell_int_bits) != Status::kOk) {
     return detail->Fail(Status::kModelTensorMissing, "activation format ",
                         CellStateFormatName(b).c_str(), " missing");
   }
@@ -78,9 +77,9 @@ Status IntegerRnnNumerics::BindCell(const Model& model, const CellBinding& b, in
 // Each part has its own scale, so each is its own product into the Q11.20 gates (summed with
 // saturation): [E[ids] (s8 @ row scale); c_t; h̃_{t-1}] (both s8 @ 2^-7).
 void IntegerRnnNumerics::InputLinear(const CellWeights& cell, const Embedding& embedding,
-                                  int32_t rows, const int32_t* ids, const Hidden* context,
-                                  int32_t context_size, const Hidden* htilde,
-                                  int32_t htilde_size, Acc* gates, Hidden* scratch) const {
+                                     int32_t rows, const int32_t* ids, const Hidden* context,
+                                     int32_t context_size, const Hidden* htilde,
+                                     int32_t htilde_size, Acc* gates, Hidden* scratch) const {
   (void)scratch;
   const IntMatrix& w = cell.w_ih;
   k_->embedding_fully_connected_s8_s32(rows, ids, embedding.table, embedding.multiplier,
@@ -108,8 +107,8 @@ void IntegerRnnNumerics::Observe(const CellWeights& cell, const int16_t* state, 
 }
 
 void IntegerRnnNumerics::CellStep(const CellWeights& cell, int32_t rows, Acc* gates,
-                               const Hidden* h_in, const State* s_in, Hidden* h_out,
-                               State* s_out, Memory* memory_out) const {
+                                  const Hidden* h_in, const State* s_in, Hidden* h_out,
+                                  State* s_out, Memory* memory_out) const {
   const KernelTable& k = *k_;
   const int32_t H = cell.hidden;
   const int32_t G = cell.w_hh.rows;
@@ -141,7 +140,8 @@ void IntegerRnnNumerics::CellStep(const CellWeights& cell, int32_t rows, Acc* ga
   }
 }
 
-void IntegerRnnNumerics::BridgeHidden(int32_t n, const Acc* acc, Hidden* h, State* gru_state) const {
+void IntegerRnnNumerics::BridgeHidden(int32_t n, const Acc* acc, Hidden* h,
+                                      State* gru_state) const {
   // h0 = tanh(...): s8 for the products; GRU keeps the Q0.15 value as its state.
   k_->narrow_s32_s16(n, acc, 8, narrow_);
   k_->tanh_s16(n, narrow_, kGateIntBits, narrow_);
@@ -150,7 +150,7 @@ void IntegerRnnNumerics::BridgeHidden(int32_t n, const Acc* acc, Hidden* h, Stat
 }
 
 void IntegerRnnNumerics::BridgeCellState(const CellWeights& cell, int32_t n, const Acc* acc,
-                                      State* c) const {
+                                         State* c) const {
   k_->narrow_s32_s16(n, acc, 5 + cell.cell_int_bits, c);  // Q11.20 -> Q(m).(15 - m)
   Observe(cell, c, n);
 }
@@ -158,8 +158,8 @@ void IntegerRnnNumerics::BridgeCellState(const CellWeights& cell, int32_t n, con
 // f_c's halves are in their own cell formats: bring them to the wider one, then to int8 with a
 // power-of-two scale chosen for this sentence, folded into the product's shift.
 void IntegerRnnNumerics::BridgeCellLinear(const Matrix& w, const CellWeights& fwd,
-                                       const CellWeights* bwd, int32_t half,
-                                       const State* final_c, const BiasT* bias, Acc* y) const {
+                                          const CellWeights* bwd, int32_t half,
+                                          const State* final_c, const BiasT* bias, Acc* y) const {
   const int32_t E = w.cols;
   const int32_t m_fwd = fwd.cell_int_bits;
   const int32_t m_bwd = bwd != nullptr ? bwd->cell_int_bits : m_fwd;

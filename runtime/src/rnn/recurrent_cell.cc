@@ -8,15 +8,15 @@
 namespace edgenmt {
 
 template <class N>
-Status RecurrentCell<N>::Prepare(const N* numerics, const Model& model,
-                                 const CellBinding& binding, int32_t max_rows,
-                                 bool with_step_scratch, Arena* arena, ErrorDetail* detail) {
+Status RecurrentCell<N>::Prepare(const N* numerics, const Model& model, const CellBinding& binding,
+                                 int32_t max_rows, bool with_step_scratch, Arena* arena,
+                                 ErrorDetail* detail) {
   n_ = numerics;
   gate_size_ = GateCount(binding.cell) * binding.hidden_size;
   EDGENMT_RETURN_IF_ERROR(n_->BindCell(model, binding, max_rows, arena, &weights_, detail));
   input_gates_ = with_step_scratch
                      ? arena->AllocateScratchArray<Acc>(static_cast<size_t>(max_rows),
-                                                 static_cast<size_t>(gate_size_))
+                                                        static_cast<size_t>(gate_size_))
                      : nullptr;
   return Status::kOk;
 }
@@ -32,8 +32,8 @@ void RecurrentCell<N>::ProjectEmbedded(int32_t rows, const int32_t* ids,
                                        const Hidden* context, int32_t context_size,
                                        const Hidden* htilde, int32_t htilde_size, Acc* gates,
                                        Hidden* scratch) const {
-  n_->InputLinear(weights_, embedding, rows, ids, context, context_size, htilde, htilde_size,
-                  gates, scratch);
+  n_->InputLinear(weights_, embedding, rows, ids, context, context_size, htilde, htilde_size, gates,
+                  scratch);
 }
 
 template <class N>

@@ -43,9 +43,8 @@ class RecurrentCell {
                        int32_t htilde_size, Acc* gates, Hidden* scratch) const;
   // One step from projected gates (consumed). h_out / s_out may alias h_in / s_in; s is null
   // where !N::HasState(cell). memory_out: null, or [rows, H] the attention memory copy of h.
-  void StepProjected(int32_t rows, Acc* gates, const Hidden* h_in, const State* s_in,
-                     Hidden* h_out, State* s_out,
-                     typename N::Memory* memory_out = nullptr) const;
+  void StepProjected(int32_t rows, Acc* gates, const Hidden* h_in, const State* s_in, Hidden* h_out,
+                     State* s_out, typename N::Memory* memory_out = nullptr) const;
   // ProjectInput into the cell's scratch, then StepProjected (needs with_step_scratch).
   void Step(int32_t rows, const Hidden* x, const Hidden* h_in, const State* s_in, Hidden* h_out,
             State* s_out) const;

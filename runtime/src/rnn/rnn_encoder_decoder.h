@@ -98,20 +98,20 @@ class RnnEncoderDecoder final : public SequenceDecoder, public ActivationObserve
   Bridge<N> bridge_;
   RecurrentCell<N> cells_[kMaxRuntimeLayers];
   Attention<N> attention_;
-  typename N::Matrix attn_out_;      // [H, E + H] (or [H, H] without attention)
-  typename N::Matrix generator_;     // [V, H]
+  typename N::Matrix attn_out_;   // [H, E + H] (or [H, H] without attention)
+  typename N::Matrix generator_;  // [V, H]
   const typename N::BiasT* generator_bias_ = nullptr;
 
-  Hidden* h_[kMaxRuntimeLayers] = {};  // [max_rows, H] per layer
-  State* s_[kMaxRuntimeLayers] = {};   // [max_rows, H] per layer where N::HasState
-  Hidden* attentional_ = nullptr;      // h̃: [max_rows, H], h̃_{t-1} during a step
-  Hidden* concat_ = nullptr;           // [max_rows, E + H] with attention
-  Hidden* input_scratch_ = nullptr;    // layer 0 input, N::InputScratchElements
-  Acc* gates_ = nullptr;               // [max_rows, G*H] layer 0
-  Acc* acc_ = nullptr;                 // [max_rows, max(H, V)]
-  float* log_probs_ = nullptr;         // [max_rows, V]
+  Hidden* h_[kMaxRuntimeLayers] = {};               // [max_rows, H] per layer
+  State* s_[kMaxRuntimeLayers] = {};                // [max_rows, H] per layer where N::HasState
+  Hidden* attentional_ = nullptr;                   // h̃: [max_rows, H], h̃_{t-1} during a step
+  Hidden* concat_ = nullptr;                        // [max_rows, E + H] with attention
+  Hidden* input_scratch_ = nullptr;                 // layer 0 input, N::InputScratchElements
+  Acc* gates_ = nullptr;                            // [max_rows, G*H] layer 0
+  Acc* acc_ = nullptr;                              // [max_rows, max(H, V)]
+  float* log_probs_ = nullptr;                      // [max_rows, V]
   typename N::LogProb* exact_log_probs_ = nullptr;  // [max_rows, V]; log_probs_ when float
-  unsigned char* gather_ = nullptr;    // Reorder scratch: max_rows rows of h or State
+  unsigned char* gather_ = nullptr;                 // Reorder scratch: max_rows rows of h or State
 
   int32_t rows_ = 0;
   int32_t step_ = 0;

@@ -39,9 +39,10 @@ Status BeamSearch::Prepare(int32_t max_beam, int32_t max_nbest, int32_t max_tgt_
                            int32_t max_src_len, int32_t vocab_size, bool model_has_attention,
                            bool keep_attention, bool persistent, Arena* arena,
                            ErrorDetail* detail) {
-  if (max_beam < 1 || max_nbest < 1 || max_nbest > max_beam || max_tgt_len < 1 ||
-      max_src_len < 1 || vocab_size < 1) {
-    return detail->Fail(Status::kInvalidArgument, "search limits need 1 <= max_nbest <= "
+  if (max_beam < 1 || max_nbest < 1 || max_nbest > max_beam || max_tgt_len < 1 || max_src_len < 1 ||
+      vocab_size < 1) {
+    return detail->Fail(Status::kInvalidArgument,
+                        "search limits need 1 <= max_nbest <= "
                         "max_beam, max_tgt_len >= 1");
   }
   if (keep_attention && !model_has_attention) {
@@ -99,14 +100,16 @@ int32_t BeamSearch::MaxSteps(const DecodingOptions& options, int32_t src_len) {
     steps = UINT64_MAX;  // +infinity: no limit from the ratio
   } else if (ratio.exponent >= 0) {
     steps = ratio.exponent >= 9 || (product >> (63 - ratio.exponent)) != 0
-                ? UINT64_MAX : product << ratio.exponent;
+                ? UINT64_MAX
+                : product << ratio.exponent;
   } else {
     const int right = -ratio.exponent;
     steps = right >= 64 ? (product != 0 ? 1 : 0)
                         : (product >> right) + ((product & ((uint64_t{1} << right) - 1)) != 0);
   }
-  const int32_t ratio_steps = steps < 1 ? 1 : steps > 2147483647u ? 2147483647
-                                                                  : static_cast<int32_t>(steps);
+  const int32_t ratio_steps = steps < 1             ? 1
+                              : steps > 2147483647u ? 2147483647
+                                                    : static_cast<int32_t>(steps);
   return options.max_len < ratio_steps ? options.max_len : ratio_steps;
 }
 
@@ -217,7 +220,8 @@ bool BeamSearch::AdvanceScored(Score* log_probs, const float* attention) {
   const int32_t t = steps_;
   const int32_t live = live_;
   if (t < options.min_len) {
-    for (int32_t r = 0; r < live; ++r) log_probs[static_cast<int64_t>(r) * V + eos] = Math::Masked();
+    for (int32_t r = 0; r < live; ++r)
+      log_probs[static_cast<int64_t>(r) * V + eos] = Math::Masked();
   }
   if (keep_attention_) {
     memcpy(attention_history_ + static_cast<int64_t>(t) * max_beam_ * S, attention,
@@ -243,9 +247,9 @@ bool BeamSearch::AdvanceScored(Score* log_probs, const float* attention) {
       f.row = parent;
       f.eos = true;
       f.log_prob = Math::ToFloat(cand_scores[j]);
-      f.score = FinalScore(options, f.log_prob, t,
-                           use_coverage ? coverage_ + static_cast<int64_t>(parent) * S : nullptr,
-                           S);
+      f.score =
+          FinalScore(options, f.log_prob, t,
+                     use_coverage ? coverage_ + static_cast<int64_t>(parent) * S : nullptr, S);
     } else {
       next_parents_[next_live] = parent;
       next_tokens_[next_live] = cand_tokens_[j];
@@ -285,15 +289,18 @@ bool BeamSearch::AdvanceScored(Score* log_probs, const float* attention) {
   // Early stop: no live hypothesis can beat the N-th best finished score any more.
   if (num_finished_ >= N) {
     Score best_live = live_scores[0];
-    for (int32_t r = 1; r < next_live; ++r) best_live = live_scores[r] > best_live ? live_scores[r] : best_live;
+    for (int32_t r = 1; r < next_live; ++r)
+      best_live = live_scores[r] > best_live ? live_scores[r] : best_live;
     const float bound = Math::ToFloat(best_live) / LengthPenalty(options.alpha, max_steps + 1);
     // N-th best finished score: count how many finished scores are strictly better.
     float nth = 0.0f;
     for (int32_t i = 0; i < num_finished_; ++i) {
       int32_t better = 0, equal_before = 0;
       for (int32_t j = 0; j < num_finished_; ++j) {
-        if (finished_[j].score > finished_[i].score) ++better;
-        else if (finished_[j].score == finished_[i].score && j < i) ++equal_before;
+        if (finished_[j].score > finished_[i].score)
+          ++better;
+        else if (finished_[j].score == finished_[i].score && j < i)
+          ++equal_before;
       }
       if (better + equal_before == N - 1) nth = finished_[i].score;
     }
@@ -327,9 +334,8 @@ void BeamSearch::BuildResults(const DecodingOptions& options, int32_t src_len) {
   for (int32_t n = 0; n < num_results_; ++n) {
     const Finished& f = finished_[order_[n]];
     int32_t* ids = result_ids_ + static_cast<int64_t>(n) * max_tgt_len_;
-    float* attention = keep_attention_
-                           ? result_attention_ + static_cast<int64_t>(n) * max_tgt_len_ * S
-                           : nullptr;
+    float* attention =
+        keep_attention_ ? result_attention_ + static_cast<int64_t>(n) * max_tgt_len_ * S : nullptr;
     const int32_t attention_steps = f.length + (f.eos ? 1 : 0);
     int32_t row = f.row;  // row in the live set of step f.length
     if (attention != nullptr && f.eos) {
@@ -359,4 +365,3 @@ void BeamSearch::BuildResults(const DecodingOptions& options, int32_t src_len) {
 }
 
 }  // namespace edgenmt
-

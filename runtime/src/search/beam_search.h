@@ -25,20 +25,20 @@
 namespace edgenmt {
 
 struct SearchResult {
-  const int32_t* ids;        // [length] output tokens, without <s> / </s>
+  const int32_t* ids;  // [length] output tokens, without <s> / </s>
   int32_t length;
-  float score;               // final score (greedy: the log-prob)
-  float log_prob;            // sum of the natural-log probabilities of the tokens (+ </s>)
-  bool ended_with_eos;       // false when ended by max_steps
-  const float* attention;    // [attention_steps, src_len] or null (keep_attention off)
-  int32_t attention_steps;   // length + (ended_with_eos ? 1 : 0)
+  float score;              // final score (greedy: the log-prob)
+  float log_prob;           // sum of the natural-log probabilities of the tokens (+ </s>)
+  bool ended_with_eos;      // false when ended by max_steps
+  const float* attention;   // [attention_steps, src_len] or null (keep_attention off)
+  int32_t attention_steps;  // length + (ended_with_eos ? 1 : 0)
 };
 
 class BeamSearch {
  public:
   Status Prepare(int32_t max_beam, int32_t max_nbest, int32_t max_tgt_len, int32_t max_src_len,
-                 int32_t vocab_size, bool model_has_attention, bool keep_attention,
-                 bool persistent, Arena* arena, ErrorDetail* detail);
+                 int32_t vocab_size, bool model_has_attention, bool keep_attention, bool persistent,
+                 Arena* arena, ErrorDetail* detail);
 
   // Searches on a decoder that has just been Encode()d. Options must already be validated
   // (ValidateDecodingOptions) and within the limits given to Prepare (beam <= max_beam, nbest
@@ -53,8 +53,8 @@ class BeamSearch {
   // ([live(), src_len] or null without attention). It returns true when the search is over
   // (results ready, live() == 0); otherwise the decoder's next rows are parents()[0, live()).
   // Run is exactly this loop. Begin's options follow Run's contract.
-  void Begin(const DecodingOptions& options, int32_t src_len, int32_t vocab_size,
-             int32_t bos_id, int32_t eos_id);
+  void Begin(const DecodingOptions& options, int32_t src_len, int32_t vocab_size, int32_t bos_id,
+             int32_t eos_id);
   bool Advance(float* log_probs, const float* attention);
   bool Advance(int32_t* log_probs_q16, const float* attention);
   int32_t live() const { return live_; }
@@ -71,9 +71,9 @@ class BeamSearch {
 
  private:
   struct Finished {
-    int32_t length;       // output tokens
-    int32_t row;          // row in the live set of step `length` (its parent row for </s>)
-    bool eos;             // ended by </s> (else forced by max_steps)
+    int32_t length;  // output tokens
+    int32_t row;     // row in the live set of step `length` (its parent row for </s>)
+    bool eos;        // ended by </s> (else forced by max_steps)
     float log_prob;
     float score;
   };
@@ -106,12 +106,12 @@ class BeamSearch {
   bool track_coverage_ = false;
   bool keep_attention_ = false;
 
-  int32_t* live_scores_ = nullptr;    // cumulative log-prob per live row (float or Q15.16)
+  int32_t* live_scores_ = nullptr;  // cumulative log-prob per live row (float or Q15.16)
   int32_t* next_scores_ = nullptr;
-  int32_t* live_tokens_ = nullptr;    // previous token per live row (decoder input)
+  int32_t* live_tokens_ = nullptr;  // previous token per live row (decoder input)
   int32_t* next_tokens_ = nullptr;
   int32_t* next_parents_ = nullptr;
-  int32_t* cand_scores_ = nullptr;    // selected candidates, best first (float or Q15.16)
+  int32_t* cand_scores_ = nullptr;  // selected candidates, best first (float or Q15.16)
   int32_t* cand_parents_ = nullptr;
   int32_t* cand_tokens_ = nullptr;
   int32_t* history_parents_ = nullptr;  // [max_tgt_len, max_beam]

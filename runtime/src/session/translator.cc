@@ -17,9 +17,10 @@ Status ResolveLimits(const Model& model, const SessionLimits& in, SessionLimits*
   const ModelConfig& c = model.config();
   if (out->max_src_len == 0) out->max_src_len = c.max_src_len;
   if (out->max_tgt_len == 0) out->max_tgt_len = model.decoding_defaults().max_len;
-  if (out->max_src_len < 1 || out->max_tgt_len < 1 || out->max_beam < 1 ||
-      out->max_nbest < 1 || out->max_nbest > out->max_beam || out->max_batch < 1) {
-    return detail->Fail(Status::kInvalidArgument, "limits need max_src_len, max_tgt_len, "
+  if (out->max_src_len < 1 || out->max_tgt_len < 1 || out->max_beam < 1 || out->max_nbest < 1 ||
+      out->max_nbest > out->max_beam || out->max_batch < 1) {
+    return detail->Fail(Status::kInvalidArgument,
+                        "limits need max_src_len, max_tgt_len, "
                         "max_beam, max_batch >= 1 and 1 <= max_nbest <= max_beam");
   }
   if (out->max_batch > kMaxBatch) {
@@ -46,7 +47,8 @@ Status ResolveLimits(const Model& model, const SessionLimits& in, SessionLimits*
                         c.transformer.max_tgt_len, ")");
   }
   if (out->attention && !c.has_attention()) {
-    return detail->Fail(Status::kUnsupported, "attention history requested but the model "
+    return detail->Fail(Status::kUnsupported,
+                        "attention history requested but the model "
                         "has attention none");
   }
   return Status::kOk;
@@ -73,8 +75,8 @@ Status Plan(const Model& model, const SessionLimits& limits, Arena* arena,
 Status Translator::State::Prepare(const Model& model, const SessionLimits& limits, Arena* arena,
                                   ErrorDetail* detail) {
   if (GetKernelTable(limits.backend, &kernels) != Status::kOk) {
-    return detail->Fail(Status::kUnsupported, "kernel backend ",
-                        KernelBackendName(limits.backend), " is not compiled into this build");
+    return detail->Fail(Status::kUnsupported, "kernel backend ", KernelBackendName(limits.backend),
+                        " is not compiled into this build");
   }
   const ModelConfig& c = model.config();
   DecoderLimits shape;
@@ -83,8 +85,7 @@ Status Translator::State::Prepare(const Model& model, const SessionLimits& limit
   shape.max_tgt_len = limits.max_tgt_len;
   shape.max_sources = limits.max_batch;
   EDGENMT_RETURN_IF_ERROR(decoder.Prepare(model, kernels, shape, arena, detail));
-  EDGENMT_RETURN_IF_ERROR(
-      PrepareBatch(limits, c.tgt_vocab_size, c.has_attention(), arena, detail));
+  EDGENMT_RETURN_IF_ERROR(PrepareBatch(limits, c.tgt_vocab_size, c.has_attention(), arena, detail));
   src_ids = arena->AllocateArray<int32_t>(static_cast<size_t>(limits.max_batch),
                                           static_cast<size_t>(limits.max_src_len));
   hypotheses = arena->AllocateArray<Hypothesis>(static_cast<size_t>(limits.max_nbest));
@@ -161,8 +162,8 @@ Status Translator::Init(const Model* model, void* arena, size_t arena_bytes,
   if (model == nullptr || arena == nullptr) {
     status = detail.Fail(Status::kInvalidArgument, "null model or arena");
   } else if (!Arena::IsAligned(arena)) {
-    status = detail.Fail(Status::kInvalidArgument, "arena must be ", kArenaAlignment,
-                         "-byte aligned");
+    status =
+        detail.Fail(Status::kInvalidArgument, "arena must be ", kArenaAlignment, "-byte aligned");
   } else if (!model->loaded()) {
     status = detail.Fail(Status::kNotInitialized, "model not loaded");
   } else {
@@ -206,11 +207,10 @@ Status Translator::CheckOptions(const TranslateOptions& o) {
   // The session's sizes first: Init keeps every limit within the format's caps, so a beam or
   // max_len past a cap is reported as beyond the session (kLimitExceeded); then the range check
   // shared with the model file and the converter (kInvalidArgument).
-  if (o.beam > limits_.max_beam || o.nbest > limits_.max_nbest ||
-      o.max_len > limits_.max_tgt_len) {
-    return Fail(Status::kLimitExceeded, "beam ", o.beam, "/", limits_.max_beam, ", nbest ",
-                o.nbest, "/", limits_.max_nbest, ", max_len ", o.max_len, "/",
-                limits_.max_tgt_len, " (option/session limit)");
+  if (o.beam > limits_.max_beam || o.nbest > limits_.max_nbest || o.max_len > limits_.max_tgt_len) {
+    return Fail(Status::kLimitExceeded, "beam ", o.beam, "/", limits_.max_beam, ", nbest ", o.nbest,
+                "/", limits_.max_nbest, ", max_len ", o.max_len, "/", limits_.max_tgt_len,
+                " (option/session limit)");
   }
   EDGENMT_RETURN_IF_ERROR(
       ValidateDecodingOptions(o, "options.", error_detail_, sizeof(error_detail_)));
@@ -254,8 +254,8 @@ Status Translator::Translate(const char* utf8, size_t len, const TranslateOption
 Status Translator::TokenizeInto(const char* utf8, size_t len, int32_t* ids, int32_t* num_ids,
                                 int32_t* num_unknown) {
   int32_t seen = 0;
-  const Status status = TokenizeSource(*model_, utf8, len, ids, limits_.max_src_len,
-                                       num_ids, num_unknown, &seen);
+  const Status status =
+      TokenizeSource(*model_, utf8, len, ids, limits_.max_src_len, num_ids, num_unknown, &seen);
   if (status == Status::kSourceTooLong) {
     return Fail(status, "source has ", seen, " tokens, max_src_len is ", limits_.max_src_len);
   } else if (status == Status::kSourceInvalidUtf8) {
@@ -278,7 +278,8 @@ Status Translator::TranslateIds(const int32_t* src_ids, int32_t src_len,
   EDGENMT_RETURN_IF_ERROR(CheckOptions(options));
   EDGENMT_RETURN_IF_ERROR(CheckSource(src_ids, src_len));
   State& s = *state_;
-  if (src_ids != s.src_ids) memmove(s.src_ids, src_ids, sizeof(int32_t) * static_cast<size_t>(src_len));
+  if (src_ids != s.src_ids)
+    memmove(s.src_ids, src_ids, sizeof(int32_t) * static_cast<size_t>(src_len));
 
   {
     ProfileScope encoder(ProfileStage::kEncoder);
@@ -297,9 +298,8 @@ Status Translator::TranslateIds(const int32_t* src_ids, int32_t src_len,
 }
 
 Status Translator::State::BuildResult(const Model& model, const BeamSearch& finished,
-                                      const TranslateOptions& options,
-                                      const int32_t* source_ids, int32_t src_len,
-                                      TranslationResult* result) {
+                                      const TranslateOptions& options, const int32_t* source_ids,
+                                      int32_t src_len, TranslationResult* result) {
   for (int32_t n = 0; n < finished.num_results(); ++n) {
     const SearchResult& r = finished.result(n);
     Hypothesis& h = hypotheses[n];

@@ -19,9 +19,8 @@ namespace edgenmt {
 Status Translator::State::PrepareBatch(const SessionLimits& limits, int32_t vocab_size,
                                        bool model_attention, Arena* arena, ErrorDetail* detail) {
   if (limits.max_batch == 1) {
-    return search.Prepare(limits.max_beam, limits.max_nbest, limits.max_tgt_len,
-                          limits.max_src_len, vocab_size, model_attention, limits.attention,
-                          false, arena, detail);
+    return search.Prepare(limits.max_beam, limits.max_nbest, limits.max_tgt_len, limits.max_src_len,
+                          vocab_size, model_attention, limits.attention, false, arena, detail);
   }
 #if defined(EDGENMT_WITH_BATCH)
   const size_t batch = static_cast<size_t>(limits.max_batch);
@@ -35,10 +34,9 @@ Status Translator::State::PrepareBatch(const SessionLimits& limits, int32_t voca
       slot_search = memory != nullptr ? new (memory) BeamSearch() : &measuring;
     }
     if (searches != nullptr) searches[i] = slot_search;
-    EDGENMT_RETURN_IF_ERROR(slot_search->Prepare(limits.max_beam, limits.max_nbest,
-                                                 limits.max_tgt_len, limits.max_src_len,
-                                                 vocab_size, model_attention, limits.attention,
-                                                 persistent, arena, detail));
+    EDGENMT_RETURN_IF_ERROR(slot_search->Prepare(
+        limits.max_beam, limits.max_nbest, limits.max_tgt_len, limits.max_src_len, vocab_size,
+        model_attention, limits.attention, persistent, arena, detail));
   }
   slots = arena->AllocateArray<BatchSlot>(batch);
   active = arena->AllocateArray<int32_t>(batch);
@@ -55,13 +53,14 @@ Status Translator::State::PrepareBatch(const SessionLimits& limits, int32_t voca
 #endif
 }
 
-Status Translator::TranslateBatch(const char* const* sources, const size_t* lengths,
-                                  int32_t count, const TranslateOptions& options,
-                                  TranslateBatchCallback callback, void* user) {
+Status Translator::TranslateBatch(const char* const* sources, const size_t* lengths, int32_t count,
+                                  const TranslateOptions& options, TranslateBatchCallback callback,
+                                  void* user) {
   if (!initialized_) {
     return Fail(Status::kNotInitialized, "TranslateBatch before a successful Init");
   }
-  if (count < 0 || callback == nullptr || (count > 0 && (sources == nullptr || lengths == nullptr))) {
+  if (count < 0 || callback == nullptr ||
+      (count > 0 && (sources == nullptr || lengths == nullptr))) {
     return Fail(Status::kInvalidArgument, "null sources, lengths or callback, or count < 0");
   }
   for (int32_t i = 0; i < count; ++i) {
@@ -123,8 +122,8 @@ Status Translator::TranslateBatch(const char* const* sources, const size_t* leng
       }
       for (int32_t k = 0; k < num_admitted; ++k) {
         const int32_t slot = s.admitted[k];
-        s.searches[slot]->Begin(options, s.admitted_lens[k], decoder.vocab_size(),
-                                decoder.bos_id(), decoder.eos_id());
+        s.searches[slot]->Begin(options, s.admitted_lens[k], decoder.vocab_size(), decoder.bos_id(),
+                                decoder.eos_id());
         s.active[num_active++] = slot;
       }
       rows += num_admitted;
@@ -153,8 +152,8 @@ Status Translator::TranslateBatch(const char* const* sources, const size_t* leng
       BatchSlot& slot = s.slots[slot_index];
       BeamSearch& search = *s.searches[slot_index];
       const int64_t first = slot.row_begin;
-      const float* slot_attention = attention != nullptr ? attention + first * attention_stride
-                                                         : nullptr;
+      const float* slot_attention =
+          attention != nullptr ? attention + first * attention_stride : nullptr;
       const bool done = exact ? search.Advance(decoder.log_probs_q16() + first * V, slot_attention)
                               : search.Advance(decoder.log_probs() + first * V, slot_attention);
       if (done) {

@@ -22,13 +22,14 @@ Status Translator::ScoreIds(const int32_t* src_ids, int32_t src_len, const int32
   const int32_t tgt_vocab = model_->config().tgt_vocab_size;
   for (int32_t i = 0; i < tgt_len; ++i) {
     if (tgt_ids[i] < 0 || tgt_ids[i] >= tgt_vocab) {
-      return Fail(Status::kInvalidArgument, "target id ", tgt_ids[i], " at ", i,
-                  " outside [0, ", tgt_vocab, ")");
+      return Fail(Status::kInvalidArgument, "target id ", tgt_ids[i], " at ", i, " outside [0, ",
+                  tgt_vocab, ")");
     }
   }
 
   State& s = *state_;
-  if (src_ids != s.src_ids) memmove(s.src_ids, src_ids, sizeof(int32_t) * static_cast<size_t>(src_len));
+  if (src_ids != s.src_ids)
+    memmove(s.src_ids, src_ids, sizeof(int32_t) * static_cast<size_t>(src_len));
   s.decoder.Encode(s.src_ids, src_len);
   int32_t previous = s.decoder.bos_id();
   for (int32_t t = 0; t <= tgt_len; ++t) {

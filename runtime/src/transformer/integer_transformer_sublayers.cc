@@ -130,8 +130,7 @@ void IntegerTransformerSublayers::Observe(const ActivationFormat& format, const 
 // The sum before it saturates into the stream: a stream format too narrow shows its true need
 // in one round, not one bit per round.
 void IntegerTransformerSublayers::ObserveStreamSum(const ActivationFormat& residual,
-                                                   const Stream* x, const Acc* o,
-                                                   int64_t n) const {
+                                                   const Stream* x, const Acc* o, int64_t n) const {
   if (observer_ == nullptr || residual.index < 0) return;
   int32_t& max_abs = observer_[residual.index];
   const int32_t up = StreamShift(residual);
@@ -219,8 +218,7 @@ void IntegerTransformerSublayers::Attend(const Act* q, const Act* const* keys,
   }
 }
 
-void IntegerTransformerSublayers::AddToStream(int32_t rows, Acc* o, Stream* x,
-                                              const Norm& norm,
+void IntegerTransformerSublayers::AddToStream(int32_t rows, Acc* o, Stream* x, const Norm& norm,
                                               const ActivationFormat& residual) const {
   const int64_t n = static_cast<int64_t>(rows) * d_;
   if (pre_norm_) {

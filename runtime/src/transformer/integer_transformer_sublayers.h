@@ -47,8 +47,8 @@ class IntegerTransformerSublayers {
 
   Status BindEmbedding(const Model& model, const char* name, int32_t rows, int32_t cols,
                        Arena* arena, Matrix* out, ErrorDetail* detail) const;
-  Status BindMatrix(const Model& model, const char* name, int32_t rows, int32_t cols,
-                    Arena* arena, Matrix* out, ErrorDetail* detail) const;
+  Status BindMatrix(const Model& model, const char* name, int32_t rows, int32_t cols, Arena* arena,
+                    Matrix* out, ErrorDetail* detail) const;
   Status BindVector(const Model& model, const char* name, int32_t size, const Param** out,
                     ErrorDetail* detail) const;
   Status BindPositions(const Model& model, const char* name, int32_t rows, int32_t cols,
@@ -106,8 +106,8 @@ class IntegerTransformerSublayers {
   int32_t embed_shift_ = 0;
   int32_t score_multiplier_ = 0;
   int32_t score_shift_ = 0;
-  int32_t* scores_ = nullptr;    // [max_len]
-  int16_t* weights_ = nullptr;   // [max_len]
+  int32_t* scores_ = nullptr;   // [max_len]
+  int16_t* weights_ = nullptr;  // [max_len]
 };
 
 }  // namespace edgenmt

@@ -1,8 +1,8 @@
 // The Transformer's encoder stack over one source: scaled embeddings plus positions, then per
 // layer self-attention over every source position and the feed-forward block (pre- or
 // post-norm), and the final norm of a pre-norm stack. Its output feeds the decoder's
-// cross-attention keys and values (transformer_encoder_decoder.h), which are computed from it once per
-// source. Written once over the scheme's sublayer arithmetic `Sub` (transformer_weights.h).
+// cross-attention keys and values (transformer_encoder_decoder.h), which are computed from it once
+// per source. Written once over the scheme's sublayer arithmetic `Sub` (transformer_weights.h).
 #ifndef EDGENMT_TRANSFORMER_TRANSFORMER_ENCODER_H_
 #define EDGENMT_TRANSFORMER_TRANSFORMER_ENCODER_H_
 
@@ -41,7 +41,7 @@ class TransformerEncoder {
   const Sub* sub_ = nullptr;
   int32_t layers_ = 0;
   bool pre_norm_ = true;
-  typename Sub::Matrix embedding_;  // src_embed.weight [V_src, d]
+  typename Sub::Matrix embedding_;    // src_embed.weight [V_src, d]
   const Param* positions_ = nullptr;  // src_pos [max_src_len, d]
   // Per layer, in the persistent arena; measuring_layer_ when the arena has no memory for them
   // (the same checks run).
@@ -51,15 +51,15 @@ class TransformerEncoder {
   ActivationFormat residual_format_;
   ActivationFormat memory_format_;
 
-  Stream* x_ = nullptr;      // [S, d] the residual stream
-  Act* y_ = nullptr;         // [S, d] a sublayer's input
-  Act* q_ = nullptr;         // [S, d]
-  Act* k_ = nullptr;         // [S, d]
-  Act* v_ = nullptr;         // [S, d]
-  Act* context_ = nullptr;   // [S, d] attention output before out_proj
-  Act* hidden_ = nullptr;    // [S, ffn]
-  Acc* scratch_ = nullptr;   // [S, max(d, ffn)]
-  const Act** rows_ = nullptr;  // [2 S] key then value row pointers
+  Stream* x_ = nullptr;                    // [S, d] the residual stream
+  Act* y_ = nullptr;                       // [S, d] a sublayer's input
+  Act* q_ = nullptr;                       // [S, d]
+  Act* k_ = nullptr;                       // [S, d]
+  Act* v_ = nullptr;                       // [S, d]
+  Act* context_ = nullptr;                 // [S, d] attention output before out_proj
+  Act* hidden_ = nullptr;                  // [S, ffn]
+  Acc* scratch_ = nullptr;                 // [S, max(d, ffn)]
+  const Act** rows_ = nullptr;             // [2 S] key then value row pointers
   const Param** position_rows_ = nullptr;  // [S]
 };
 

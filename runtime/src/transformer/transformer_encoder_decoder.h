@@ -89,7 +89,7 @@ class TransformerEncoderDecoder final : public SequenceDecoder, public Activatio
   int32_t eos_id_ = 0;
   bool pre_norm_ = true;
 
-  typename Sub::Matrix embedding_;  // tgt_embed.weight [V, d]
+  typename Sub::Matrix embedding_;    // tgt_embed.weight [V, d]
   const Param* positions_ = nullptr;  // tgt_pos [max_tgt_len (model), d]
   // Per layer, in the persistent arena (the session object stays small for RNN models too);
   // a measuring or too small arena binds each layer into measuring_layer_ instead, so the same
@@ -103,28 +103,28 @@ class TransformerEncoderDecoder final : public SequenceDecoder, public Activatio
   ActivationFormat output_format_;
 
   // Persistent.
-  Act* cross_keys_ = nullptr;    // [slots, layers, max_src_len, d]
-  Act* cross_values_ = nullptr;  // same
-  Act* self_keys_ = nullptr;     // [slots, layers, max_tgt_len, beam, d]
-  Act* self_values_ = nullptr;   // same
-  int32_t* from_ = nullptr;        // [slots, max_tgt_len, beam]
+  Act* cross_keys_ = nullptr;        // [slots, layers, max_src_len, d]
+  Act* cross_values_ = nullptr;      // same
+  Act* self_keys_ = nullptr;         // [slots, layers, max_tgt_len, beam, d]
+  Act* self_values_ = nullptr;       // same
+  int32_t* from_ = nullptr;          // [slots, max_tgt_len, beam]
   int32_t* slot_src_len_ = nullptr;  // [slots]
-  int32_t* last_index_ = nullptr;  // [max_rows]: beam index of the row's latest position
-  int32_t* gather_ = nullptr;      // [max_rows] Reorder scratch
+  int32_t* last_index_ = nullptr;    // [max_rows]: beam index of the row's latest position
+  int32_t* gather_ = nullptr;        // [max_rows] Reorder scratch
   // Step scratch.
-  Stream* x_ = nullptr;       // [rows, d] residual stream
-  Act* y_ = nullptr;          // [rows, d]
-  Act* q_ = nullptr;          // [rows, d]
-  Act* k_ = nullptr;          // [rows, d]
-  Act* v_ = nullptr;          // [rows, d]
-  Act* context_ = nullptr;    // [rows, d]
-  Act* hidden_ = nullptr;     // [rows, ffn]
-  Acc* scratch_ = nullptr;    // [rows, max(d, ffn, V)]: products' outputs, logits
-  float* log_probs_ = nullptr;  // [rows, V]
-  int32_t* log_probs_q16_ = nullptr;  // [rows, V], int8-full only
-  float* attention_ = nullptr;  // [rows, max_src_len]
-  const Act** key_rows_ = nullptr;    // [max(max_src_len, max_tgt_len)]
-  const Act** value_rows_ = nullptr;  // same
+  Stream* x_ = nullptr;                    // [rows, d] residual stream
+  Act* y_ = nullptr;                       // [rows, d]
+  Act* q_ = nullptr;                       // [rows, d]
+  Act* k_ = nullptr;                       // [rows, d]
+  Act* v_ = nullptr;                       // [rows, d]
+  Act* context_ = nullptr;                 // [rows, d]
+  Act* hidden_ = nullptr;                  // [rows, ffn]
+  Acc* scratch_ = nullptr;                 // [rows, max(d, ffn, V)]: products' outputs, logits
+  float* log_probs_ = nullptr;             // [rows, V]
+  int32_t* log_probs_q16_ = nullptr;       // [rows, V], int8-full only
+  float* attention_ = nullptr;             // [rows, max_src_len]
+  const Act** key_rows_ = nullptr;         // [max(max_src_len, max_tgt_len)]
+  const Act** value_rows_ = nullptr;       // same
   const Param** position_rows_ = nullptr;  // [rows]
 
   int32_t rows_ = 0;

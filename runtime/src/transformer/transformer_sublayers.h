@@ -2,8 +2,8 @@
 // schemes (float32, int8 hybrid: the products go through FloatNumerics): scaled embeddings,
 // sublayer inputs and residuals for pre- or post-norm, projections, multi-head attention of
 // one query row, the feed-forward block and the generator. integer_transformer_sublayers.h is
-// the same interface in integers; transformer_encoder.h and transformer_encoder_decoder.h are written
-// once over both. Activation formats are ignored here. Compute calls never fail and never
+// the same interface in integers; transformer_encoder.h and transformer_encoder_decoder.h are
+// written once over both. Activation formats are ignored here. Compute calls never fail and never
 // allocate.
 #ifndef EDGENMT_TRANSFORMER_TRANSFORMER_SUBLAYERS_H_
 #define EDGENMT_TRANSFORMER_TRANSFORMER_SUBLAYERS_H_
@@ -44,8 +44,8 @@ class TransformerSublayers {
 
   Status BindEmbedding(const Model& model, const char* name, int32_t rows, int32_t cols,
                        Arena* arena, Matrix* out, ErrorDetail* detail) const;
-  Status BindMatrix(const Model& model, const char* name, int32_t rows, int32_t cols,
-                    Arena* arena, Matrix* out, ErrorDetail* detail) const;
+  Status BindMatrix(const Model& model, const char* name, int32_t rows, int32_t cols, Arena* arena,
+                    Matrix* out, ErrorDetail* detail) const;
   Status BindVector(const Model& model, const char* name, int32_t size, const Param** out,
                     ErrorDetail* detail) const;
   Status BindPositions(const Model& model, const char* name, int32_t rows, int32_t cols,
@@ -100,7 +100,7 @@ class TransformerSublayers {
   int32_t ffn_ = 0;
   bool pre_norm_ = true;
   bool gelu_ = false;
-  float embed_scale_ = 1.0f;  // float32(sqrt(d)), as the reference multiplies
+  float embed_scale_ = 1.0f;    // float32(sqrt(d)), as the reference multiplies
   float score_divisor_ = 1.0f;  // float32(sqrt(d_head)), as the reference divides
   float* scores_ = nullptr;     // [2 max_len] Attend scratch
 };

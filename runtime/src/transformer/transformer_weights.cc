@@ -13,12 +13,13 @@ template <typename Sub>
 __attribute__((noinline)) Status BindLinear(const Sub& sub, const Model& model, const char* prefix,
                                             int32_t layer, const char* block, const char* linear,
                                             int32_t rows, int32_t cols, Arena* arena,
-                                            typename Sub::Matrix* w, const typename Sub::Param** bias,
-                                            ErrorDetail* detail) {
-  EDGENMT_RETURN_IF_ERROR(sub.BindMatrix(model, NameBuilder(prefix, layer, block, linear, ".weight").c_str(),
-                                         rows, cols, arena, w, detail));
-  return sub.BindVector(model, NameBuilder(prefix, layer, block, linear, ".bias").c_str(), rows, bias,
-                        detail);
+                                            typename Sub::Matrix* w,
+                                            const typename Sub::Param** bias, ErrorDetail* detail) {
+  EDGENMT_RETURN_IF_ERROR(
+      sub.BindMatrix(model, NameBuilder(prefix, layer, block, linear, ".weight").c_str(), rows,
+                     cols, arena, w, detail));
+  return sub.BindVector(model, NameBuilder(prefix, layer, block, linear, ".bias").c_str(), rows,
+                        bias, detail);
 }
 
 template <typename Sub>

@@ -95,7 +95,8 @@ class Arena {
   // 32 bits on armv7 and Cortex-M: a wrapped product would under-allocate).
   template <typename T, typename... Dims>
   T* AllocateArray(size_t count, Dims... dims) {
-    return static_cast<T*>(Allocate(ArrayBytes<T>(CheckedSizeProduct(count, static_cast<size_t>(dims)...))));
+    return static_cast<T*>(
+        Allocate(ArrayBytes<T>(CheckedSizeProduct(count, static_cast<size_t>(dims)...))));
   }
   template <typename T, typename... Dims>
   T* AllocateScratchArray(size_t count, Dims... dims) {
@@ -138,7 +139,8 @@ class Arena {
   }
   // end = offset + the aligned size; false (and overflowed) when that overflows.
   bool Reserve(size_t offset, size_t bytes, size_t* end) {
-    if (size_overflow_ || bytes > SIZE_MAX - kArenaAlignment || offset > SIZE_MAX - RoundUp(bytes)) {
+    if (size_overflow_ || bytes > SIZE_MAX - kArenaAlignment ||
+        offset > SIZE_MAX - RoundUp(bytes)) {
       size_overflow_ = true;
       overflowed_ = true;
       return false;

@@ -91,8 +91,8 @@ constexpr int32_t SaturatingLeftShift(int32_t x, int exponent) {
 constexpr int32_t MultiplyByQuantizedMultiplier(int32_t x, int32_t multiplier, int shift) {
   const int left = shift > 0 ? shift : 0;
   const int right = shift > 0 ? 0 : -shift;
-  return RoundingDivideByPOT(SaturatingRoundingDoublingHighMul(SaturatingLeftShift(x, left), multiplier),
-                             right);
+  return RoundingDivideByPOT(
+      SaturatingRoundingDoublingHighMul(SaturatingLeftShift(x, left), multiplier), right);
 }
 
 // round(x * multiplier * 2^shift / 2^31) with one rounding (ties away from zero), saturated:
@@ -117,10 +117,19 @@ inline bool QuantizeMultiplier(double real, int32_t* multiplier, int* shift) {
   if (real >= 1073741824.0) return false;
   int exponent = 0;
   double fraction = real;
-  while (fraction >= 1.0) { fraction *= 0.5; ++exponent; }
-  while (fraction < 0.5) { fraction *= 2.0; --exponent; }
+  while (fraction >= 1.0) {
+    fraction *= 0.5;
+    ++exponent;
+  }
+  while (fraction < 0.5) {
+    fraction *= 2.0;
+    --exponent;
+  }
   int64_t q = static_cast<int64_t>(fraction * 2147483648.0 + 0.5);  // fraction > 0
-  if (q == (int64_t{1} << 31)) { q >>= 1; ++exponent; }
+  if (q == (int64_t{1} << 31)) {
+    q >>= 1;
+    ++exponent;
+  }
   if (exponent < -31) return true;  // underflows to 0
   if (exponent > 30) return false;
   *multiplier = static_cast<int32_t>(q);
@@ -132,13 +141,19 @@ inline bool QuantizeMultiplier(double real, int32_t* multiplier, int* shift) {
 constexpr int CountLeadingZeros32(uint32_t x) {
   if (x == 0) return 32;
   int n = 0;
-  while ((x & 0x80000000u) == 0) { x <<= 1; ++n; }
+  while ((x & 0x80000000u) == 0) {
+    x <<= 1;
+    ++n;
+  }
   return n;
 }
 constexpr int CountLeadingZeros64(uint64_t x) {
   if (x == 0) return 64;
   int n = 0;
-  while ((x & 0x8000000000000000ull) == 0) { x <<= 1; ++n; }
+  while ((x & 0x8000000000000000ull) == 0) {
+    x <<= 1;
+    ++n;
+  }
   return n;
 }
 
@@ -150,7 +165,7 @@ constexpr int CountLeadingZeros64(uint64_t x) {
 struct FloatParts {
   uint32_t mantissa;  // 0 when the value is zero
   int exponent;
-  bool valid;         // false for negative, infinite or NaN
+  bool valid;  // false for negative, infinite or NaN
 };
 constexpr FloatParts DecodeFloat32Bits(uint32_t bits) {
   const uint32_t biased = (bits >> 23) & 0xFFu;
@@ -176,7 +191,8 @@ constexpr bool QuantizeMultiplierFromFloatBits(uint32_t a, uint32_t b, uint32_t 
   const uint64_t numerator = (static_cast<uint64_t>(fa.mantissa) * fb.mantissa) << 15;
   const uint64_t quotient = numerator / fc.mantissa;  // truncation is safe for round-half-up
   if (quotient == 0) return true;
-  int exponent = fa.exponent + fb.exponent - fc.exponent - 15 + pow2;  // value = quotient * 2^exponent
+  int exponent =
+      fa.exponent + fb.exponent - fc.exponent - 15 + pow2;  // value = quotient * 2^exponent
   const int msb = 63 - CountLeadingZeros64(quotient);
   uint64_t q31 = quotient;
   if (msb > 30) {
@@ -187,7 +203,10 @@ constexpr bool QuantizeMultiplierFromFloatBits(uint32_t a, uint32_t b, uint32_t 
     q31 = quotient << (30 - msb);
     exponent -= 30 - msb;
   }
-  if (q31 == (uint64_t{1} << 31)) { q31 >>= 1; ++exponent; }
+  if (q31 == (uint64_t{1} << 31)) {
+    q31 >>= 1;
+    ++exponent;
+  }
   // value = q31 * 2^exponent = q31 * 2^(shift - 31).
   const int s = exponent + 31;
   if (s < -31) return true;

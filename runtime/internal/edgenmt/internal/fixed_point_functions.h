@@ -47,7 +47,8 @@ constexpr int32_t ExpOnNegativeValuesQ31(int32_t a, int int_bits) {
     // Too few fractional bits for the quarter split: every nonzero input is <= -2.
     // Rescale into Q(30 - 2).2 is impossible without losing range, so handle via int64 shift.
     // Multiply, not shift: a left shift of a negative value is undefined before C++20.
-    const int64_t scaled = static_cast<int64_t>(a) * (int64_t{1} << (2 - frac_bits));  // 2 frac bits
+    const int64_t scaled =
+        static_cast<int64_t>(a) * (int64_t{1} << (2 - frac_bits));  // 2 frac bits
     if (scaled < -(int64_t{32} << 2)) return 0;
     return ExpOnNegativeValuesQ31(static_cast<int32_t>(scaled), 29);
   }
@@ -56,7 +57,7 @@ constexpr int32_t ExpOnNegativeValuesQ31(int32_t a, int int_bits) {
   const int32_t a_mod_quarter_minus_quarter = (a & mask) - one_quarter;  // in [-1/4, 0)
   int32_t result = ExpOnIntervalNegativeQuarterTo0Q31(
       static_cast<int32_t>(static_cast<int64_t>(a_mod_quarter_minus_quarter) *
-                           (int64_t{1} << int_bits)));  // negative: multiply, not shift
+                           (int64_t{1} << int_bits)));        // negative: multiply, not shift
   const int32_t remainder = a_mod_quarter_minus_quarter - a;  // >= 0, multiple of 1/4
   for (int k = -2; k < int_bits; ++k) {
     const int bit = frac_bits + k;
@@ -75,7 +76,7 @@ constexpr int32_t ExpOnNegativeValuesQ31(int32_t a, int int_bits) {
 // on the half denominator, started from the minimax linear estimate 48/17 - 32/17 d.
 constexpr int32_t OneOverOnePlusXQ31(int32_t x) {
   constexpr int32_t kQ29One = 1 << 29;
-  constexpr int32_t k48Over17 = 1515870810;       // Q2.29
+  constexpr int32_t k48Over17 = 1515870810;        // Q2.29
   constexpr int32_t kMinus32Over17 = -1010580540;  // Q2.29
   // (1 + x) / 2 in Q0.31, rounded.
   const int32_t half_denominator =
@@ -83,7 +84,7 @@ constexpr int32_t OneOverOnePlusXQ31(int32_t x) {
   int32_t r = k48Over17 + SaturatingRoundingDoublingHighMul(half_denominator, kMinus32Over17);
   for (int i = 0; i < 3; ++i) {
     const int32_t d_times_r = SaturatingRoundingDoublingHighMul(half_denominator, r);  // Q2.29
-    const int32_t one_minus = kQ29One - d_times_r;                                      // Q2.29
+    const int32_t one_minus = kQ29One - d_times_r;                                     // Q2.29
     const int32_t correction = SaturatingRoundingDoublingHighMul(r, one_minus);        // Q4.27
     r = SaturatingAdd(r, SaturatingLeftShift(correction, 2));                          // Q2.29
   }
@@ -100,7 +101,7 @@ struct ScaledQ31 {
 // 1 / v for v > 0 given as x in Q(int_bits).(31 - int_bits): returns m in (1/2, 1] (Q0.31) and
 // e such that 1/v = m * 2^e. Used for softmax normalisation.
 constexpr ScaledQ31 ReciprocalQ31(int32_t x, int int_bits) {
-  if (x <= 0) return ScaledQ31{kQ31One, 31};  // precondition violated: saturate
+  if (x <= 0) return ScaledQ31{kQ31One, 31};                      // precondition violated: saturate
   const int clz = CountLeadingZeros32(static_cast<uint32_t>(x));  // >= 1
   // v = m * 2^(int_bits - clz) with m = (x << clz) / 2^31 in [1, 2).
   const uint32_t normalized = static_cast<uint32_t>(x) << clz;
@@ -115,8 +116,8 @@ constexpr ScaledQ31 ReciprocalOfSumQ31(uint64_t sum) {
   if (sum == 0) return ScaledQ31{kQ31One, 31};
   const int msb = 63 - CountLeadingZeros64(sum);
   const uint64_t rest = sum - (uint64_t{1} << msb);
-  const int32_t m_minus_one = static_cast<int32_t>(
-      msb >= 31 ? (rest >> (msb - 31)) : (rest << (31 - msb)));
+  const int32_t m_minus_one =
+      static_cast<int32_t>(msb >= 31 ? (rest >> (msb - 31)) : (rest << (31 - msb)));
   return ScaledQ31{OneOverOnePlusXQ31(m_minus_one), 31 - msb};
 }
 
@@ -127,7 +128,7 @@ constexpr int32_t LogisticQ31(int32_t a, int int_bits) {
   if (a == 0) return kQ31Half;
   const int32_t abs_a = a > 0 ? a : (a == kInt32Min ? kInt32Max : -a);
   const int32_t e = ExpOnNegativeValuesQ31(-abs_a, int_bits);  // exp(-|a|) in (0, 1)
-  const int32_t positive = OneOverOnePlusXQ31(e);                // 1 / (1 + exp(-|a|))
+  const int32_t positive = OneOverOnePlusXQ31(e);              // 1 / (1 + exp(-|a|))
   return a > 0 ? positive : kQ31One - positive;
 }
 
@@ -170,7 +171,7 @@ constexpr int16_t TanhS16(int16_t x, int int_bits) {
   const int32_t a = x < 0 ? -static_cast<int32_t>(x) : x;
   const int s = TanhTableExtraBits(15 - int_bits);
   const int32_t w = TanhTableInterpolated(a, 15 - int_bits);  // Q0.(16 + s)
-  const int32_t rounded = (w + (1 << s)) >> (s + 1);           // Q0.15, ties up
+  const int32_t rounded = (w + (1 << s)) >> (s + 1);          // Q0.15, ties up
   const int32_t magnitude = rounded > 32767 ? 32767 : rounded;
   return static_cast<int16_t>(x < 0 ? -magnitude : magnitude);
 }
@@ -180,8 +181,8 @@ constexpr int16_t TanhS16(int16_t x, int int_bits) {
 constexpr int16_t LogisticS16(int16_t x, int int_bits) {
   const int32_t a = x < 0 ? -static_cast<int32_t>(x) : x;
   const int s = TanhTableExtraBits(16 - int_bits);
-  const int32_t w = TanhTableInterpolated(a, 16 - int_bits);                    // Q0.(16 + s)
-  const int32_t p = ((1 << (s + 16)) + w + (1 << (s + 1))) >> (s + 2);      // Q0.15, in [2^14, 2^15]
+  const int32_t w = TanhTableInterpolated(a, 16 - int_bits);            // Q0.(16 + s)
+  const int32_t p = ((1 << (s + 16)) + w + (1 << (s + 1))) >> (s + 2);  // Q0.15, in [2^14, 2^15]
   return static_cast<int16_t>(x < 0 ? 32768 - p : (p > 32767 ? 32767 : p));
 }
 
@@ -212,9 +213,10 @@ constexpr int32_t LogPositiveQ(uint64_t x, int frac_bits, int out_frac_bits) {
   const int msb = 63 - CountLeadingZeros64(x);
   // m = x / 2^msb in [1, 2); m - 1 in Q0.31.
   const uint64_t rest = x - (uint64_t{1} << msb);
-  const int32_t m_minus_one = static_cast<int32_t>(
-      msb >= 31 ? (rest >> (msb - 31)) : (rest << (31 - msb)));
-  const int64_t log_q31 = static_cast<int64_t>(msb - frac_bits) * kLn2Q31 + LogOneToTwoQ31(m_minus_one);
+  const int32_t m_minus_one =
+      static_cast<int32_t>(msb >= 31 ? (rest >> (msb - 31)) : (rest << (31 - msb)));
+  const int64_t log_q31 =
+      static_cast<int64_t>(msb - frac_bits) * kLn2Q31 + LogOneToTwoQ31(m_minus_one);
   return SaturateToInt32(RoundingDivideByPOT64(log_q31, 31 - out_frac_bits));
 }
 

@@ -40,8 +40,9 @@ using ExpectedTensorVisitor = bool (*)(const ExpectedTensor& tensor, void* user)
 // Reports every tensor docs/MODEL.md requires for `config`, in a fixed order (RNN: source
 // embedding, encoder layers forward then reverse, bridge, target embedding, decoder layers,
 // attention, attn_out, generator; Transformer: embeddings, position tables, encoder layers,
-// decoder layers, final norms, generator). `config` must pass ValidateModelConfig(); otherwise nothing is reported
-// and the result is 0. Returns the number of tensors reported (including the one that stopped).
+// decoder layers, final norms, generator). `config` must pass ValidateModelConfig(); otherwise
+// nothing is reported and the result is 0. Returns the number of tensors reported (including the
+// one that stopped).
 int32_t ExpectedTensors(const ModelConfig& config, ExpectedTensorVisitor visitor, void* user);
 
 // Upper bound of ExpectedTensors()'s count for any valid config (fixed-array sizing).
@@ -102,7 +103,8 @@ constexpr int32_t GateCount(CellType cell) { return cell == CellType::kLstm ? 4 
 
 // Width of decoder layer 0's input: tgt_embed + (E if bahdanau) + (H if input_feeding).
 constexpr int32_t DecoderInputSize(const ModelConfig& c) {
-  return c.rnn.tgt_embed + (c.rnn.attention == AttentionType::kBahdanau ? c.encoder_output_size() : 0) +
+  return c.rnn.tgt_embed +
+         (c.rnn.attention == AttentionType::kBahdanau ? c.encoder_output_size() : 0) +
          (c.rnn.input_feeding ? c.rnn.dec_hidden : 0);
 }
 

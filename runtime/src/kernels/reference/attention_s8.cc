@@ -19,7 +19,8 @@ void ref_attention_scores_s8(int32_t n, const int8_t* query, const int8_t* const
 
 void ref_attention_context_s8(int32_t n, const int16_t* weights, const int8_t* const* rows,
                               int32_t offset, int32_t dim, int8_t* out) {
-  for (int32_t i = 0; i < dim; ++i) out[i] = transformer_s8::ContextColumn(n, weights, rows, offset + i);
+  for (int32_t i = 0; i < dim; ++i)
+    out[i] = transformer_s8::ContextColumn(n, weights, rows, offset + i);
 }
 
 }  // namespace edgenmt

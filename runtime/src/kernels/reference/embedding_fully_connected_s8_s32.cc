@@ -8,12 +8,10 @@
 namespace edgenmt {
 
 void ref_embedding_fully_connected_s8_s32(int32_t rows, const int32_t* ids, const int8_t* table,
-                                          const int32_t* row_multiplier,
-                                          const int32_t* row_shift, int32_t dim,
-                                          int32_t out_features, const int8_t* w,
+                                          const int32_t* row_multiplier, const int32_t* row_shift,
+                                          int32_t dim, int32_t out_features, const int8_t* w,
                                           int32_t w_stride, const int32_t* multiplier,
-                                          const int32_t* shift, const int32_t* bias,
-                                          int32_t* y) {
+                                          const int32_t* shift, const int32_t* bias, int32_t* y) {
   for (int32_t r = 0; r < rows; ++r) {
     const int32_t id = ids[r];
     const int8_t* x = table + static_cast<int64_t>(id) * dim;

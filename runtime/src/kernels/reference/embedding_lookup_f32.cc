@@ -5,11 +5,11 @@
 
 namespace edgenmt {
 
-void ref_embedding_lookup_f32(int32_t count, const int32_t* ids, const float* table,
-                              int32_t dim, float* out, int32_t out_stride) {
+void ref_embedding_lookup_f32(int32_t count, const int32_t* ids, const float* table, int32_t dim,
+                              float* out, int32_t out_stride) {
   for (int32_t i = 0; i < count; ++i) {
-    memcpy(out + static_cast<int64_t>(i) * out_stride,
-           table + static_cast<int64_t>(ids[i]) * dim, sizeof(float) * static_cast<size_t>(dim));
+    memcpy(out + static_cast<int64_t>(i) * out_stride, table + static_cast<int64_t>(ids[i]) * dim,
+           sizeof(float) * static_cast<size_t>(dim));
   }
 }
 

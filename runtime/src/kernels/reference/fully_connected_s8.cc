@@ -9,9 +9,9 @@ namespace edgenmt {
 
 void ref_fully_connected_s8_s32(int32_t rows, int32_t in_features, int32_t out_features,
                                 const int8_t* x, int32_t x_stride, const int8_t* w,
-                                int32_t w_stride, const int32_t* multiplier,
-                                const int32_t* shift, int32_t shift_offset,
-                                const int32_t* bias, int32_t* y, bool accumulate) {
+                                int32_t w_stride, const int32_t* multiplier, const int32_t* shift,
+                                int32_t shift_offset, const int32_t* bias, int32_t* y,
+                                bool accumulate) {
   for (int32_t r = 0; r < rows; ++r) {
     const int8_t* x_row = x + static_cast<int64_t>(r) * x_stride;
     int32_t* y_row = y + static_cast<int64_t>(r) * out_features;

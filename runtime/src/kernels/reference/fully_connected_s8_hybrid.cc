@@ -7,8 +7,8 @@ namespace edgenmt {
 
 void ref_fully_connected_s8_hybrid(int32_t rows, int32_t in_features, int32_t out_features,
                                    const float* x, const int8_t* w, const float* w_scales,
-                                   const float* bias, float* y, bool accumulate,
-                                   int8_t* x_scratch, int32_t x_scratch_rows) {
+                                   const float* bias, float* y, bool accumulate, int8_t* x_scratch,
+                                   int32_t x_scratch_rows) {
   (void)x_scratch_rows;  // one row at a time
   for (int32_t r = 0; r < rows; ++r) {
     const float x_scale =

@@ -1,6 +1,6 @@
 // Reference integer layer norm (docs/INT8.md "int8-full Transformer"): mean, variance and the
-// reciprocal square root in integers (edgenmt/internal/fixed_point_transformer.h), each step an element
-// of kernels/transformer_s8_elements.h that the SIMD versions share.
+// reciprocal square root in integers (edgenmt/internal/fixed_point_transformer.h), each step an
+// element of kernels/transformer_s8_elements.h that the SIMD versions share.
 #include "kernels/kernels_s8.h"
 #include "kernels/transformer_s8_elements.h"
 

@@ -28,8 +28,8 @@ void ref_local_p_gaussian_s16(int32_t lo, int32_t hi, int32_t p_q16, int32_t hal
   for (int32_t s = lo; s <= hi; ++s) {
     const int32_t r_squared = LocalPScaledSquaredDistance(s, p_q16, half_width);
     const int32_t gaussian = fxp::ExpOnNegativeValuesQ31(-r_squared, 3);  // Q0.31
-    weights[s - lo] = static_cast<int16_t>(
-        fxp::SaturatingRoundingDoublingHighMul(weights[s - lo], gaussian));
+    weights[s - lo] =
+        static_cast<int16_t>(fxp::SaturatingRoundingDoublingHighMul(weights[s - lo], gaussian));
   }
 }
 

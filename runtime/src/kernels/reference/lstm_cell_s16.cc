@@ -5,8 +5,8 @@
 
 namespace edgenmt {
 
-void ref_lstm_cell_s16(int32_t hidden, const int16_t* gates, int32_t cell_int_bits,
-                       int16_t* cell, int8_t* h, int16_t* h16) {
+void ref_lstm_cell_s16(int32_t hidden, const int16_t* gates, int32_t cell_int_bits, int16_t* cell,
+                       int8_t* h, int16_t* h16) {
   constexpr int kGateIntBits = 3;  // Q3.12
   for (int32_t j = 0; j < hidden; ++j) {
     const int32_t i = fxp::LogisticS16(gates[j], kGateIntBits);               // Q0.15
@@ -18,7 +18,7 @@ void ref_lstm_cell_s16(int32_t hidden, const int16_t* gates, int32_t cell_int_bi
     const int32_t i_g = fxp::RoundingDivideByPOT(i * g, 15 + cell_int_bits);
     const int16_t c_new = fxp::SaturateToInt16(f_c + i_g);
     cell[j] = c_new;
-    const int32_t tanh_c = fxp::TanhS16(c_new, cell_int_bits);  // Q0.15
+    const int32_t tanh_c = fxp::TanhS16(c_new, cell_int_bits);             // Q0.15
     h[j] = fxp::SaturateToInt8(fxp::RoundingDivideByPOT(o * tanh_c, 23));  // Q0.30 -> 2^-7
     if (h16 != nullptr) h16[j] = fxp::SaturateToInt16(fxp::RoundingDivideByPOT(o * tanh_c, 15));
   }

@@ -30,9 +30,10 @@ float ref_quantize_row_f32_s8(int32_t n, const float* x, int8_t* q) {
   const bool infinite = max_abs > 3.40282347e38f;
   const float inverse_scale = infinite ? 0.0f : 127.0f / max_abs;
   for (int32_t i = 0; i < n; ++i) {
-    float v = infinite ? (x[i] > 3.40282347e38f ? 127.0f : (x[i] < -3.40282347e38f ? -127.0f : 0.0f))
-                       : x[i] * inverse_scale;
-    v = v > 127.0f ? 127.0f : (v < -127.0f ? -127.0f : v);  // float rounding at the extremes
+    float v = infinite
+                  ? (x[i] > 3.40282347e38f ? 127.0f : (x[i] < -3.40282347e38f ? -127.0f : 0.0f))
+                  : x[i] * inverse_scale;
+    v = v > 127.0f ? 127.0f : (v < -127.0f ? -127.0f : v);      // float rounding at the extremes
     q[i] = v == v ? static_cast<int8_t>(RoundHalfAway(v)) : 0;  // NaN -> 0
   }
   return max_abs / 127.0f;
@@ -43,7 +44,8 @@ void ref_requantize_s16_s8(int32_t n, const int16_t* x, int32_t shift, int8_t* y
 }
 
 void ref_narrow_s32_s16(int32_t n, const int32_t* x, int32_t shift, int16_t* y) {
-  for (int32_t i = 0; i < n; ++i) y[i] = fxp::SaturateToInt16(fxp::RoundingDivideByPOT(x[i], shift));
+  for (int32_t i = 0; i < n; ++i)
+    y[i] = fxp::SaturateToInt16(fxp::RoundingDivideByPOT(x[i], shift));
 }
 
 }  // namespace edgenmt

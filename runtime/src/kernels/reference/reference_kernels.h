@@ -17,14 +17,14 @@ void ref_tanh_f32(int32_t n, const float* x, float* y);
 void ref_softmax_f32(int32_t n, const float* x, float* y);
 void ref_log_softmax_f32(int32_t n, const float* x, float* y);
 EDGENMT_TRANSFORMER_KERNEL
-void ref_layer_norm_f32(int32_t n, const float* x, const float* gain, const float* shift,
-                        float eps, float* y);
+void ref_layer_norm_f32(int32_t n, const float* x, const float* gain, const float* shift, float eps,
+                        float* y);
 EDGENMT_TRANSFORMER_KERNEL
 void ref_relu_f32(int32_t n, const float* x, float* y);
 EDGENMT_TRANSFORMER_KERNEL
 void ref_gelu_f32(int32_t n, const float* x, float* y);
-void ref_embedding_lookup_f32(int32_t count, const int32_t* ids, const float* table,
-                              int32_t dim, float* out, int32_t out_stride);
+void ref_embedding_lookup_f32(int32_t count, const int32_t* ids, const float* table, int32_t dim,
+                              float* out, int32_t out_stride);
 
 }  // namespace edgenmt
 

@@ -14,7 +14,8 @@ void ref_gelu_s32_s8(int32_t n, const int32_t* x, int32_t shift, int8_t* y) {
 }
 
 void ref_residual_add_s32_s16(int32_t n, const int32_t* x, int32_t shift, int16_t* residual) {
-  for (int32_t i = 0; i < n; ++i) residual[i] = transformer_s8::ResidualAdd(residual[i], x[i], shift);
+  for (int32_t i = 0; i < n; ++i)
+    residual[i] = transformer_s8::ResidualAdd(residual[i], x[i], shift);
 }
 
 }  // namespace edgenmt

@@ -47,8 +47,8 @@ inline __m256 Sigmoid8(__m256 x) {
 inline __m256 Tanh8(__m256 x) {
   const __m256 a = Abs(x);
   const __m256 e = ExpNonPositive(_mm256_mul_ps(a, _mm256_set1_ps(-2.0f)));
-  const __m256 t = _mm256_div_ps(_mm256_sub_ps(_mm256_set1_ps(1.0f), e),
-                                 _mm256_add_ps(_mm256_set1_ps(1.0f), e));
+  const __m256 t =
+      _mm256_div_ps(_mm256_sub_ps(_mm256_set1_ps(1.0f), e), _mm256_add_ps(_mm256_set1_ps(1.0f), e));
   const __m256 sign = _mm256_and_ps(x, _mm256_set1_ps(-0.0f));
   return KeepNan(x, _mm256_or_ps(t, sign));
 }
@@ -57,9 +57,8 @@ template <__m256 (*F)(__m256)>
 void Apply(int32_t n, const float* x, float* y) {
   int32_t i = 0;
   for (; i + 8 <= n; i += 8) _mm256_storeu_ps(y + i, F(_mm256_loadu_ps(x + i)));
-  PaddedTail<8>(i, n, x, y, [](const float* in, float* out) {
-    _mm256_storeu_ps(out, F(_mm256_loadu_ps(in)));
-  });
+  PaddedTail<8>(i, n, x, y,
+                [](const float* in, float* out) { _mm256_storeu_ps(out, F(_mm256_loadu_ps(in))); });
 }
 
 // Lanes [0, count) of 8 as a blend / load mask (count <= 8).

@@ -29,8 +29,8 @@ inline __m512 ExpNonPositive(__m512 v) {
 }
 
 inline __m512 Abs(__m512 v) {
-  return _mm512_castsi512_ps(_mm512_andnot_si512(_mm512_castps_si512(_mm512_set1_ps(-0.0f)),
-                                                 _mm512_castps_si512(v)));
+  return _mm512_castsi512_ps(
+      _mm512_andnot_si512(_mm512_castps_si512(_mm512_set1_ps(-0.0f)), _mm512_castps_si512(v)));
 }
 
 inline __m512 KeepNan(__m512 x, __m512 result) {
@@ -46,10 +46,10 @@ inline __m512 Sigmoid16(__m512 x) {
 
 inline __m512 Tanh16(__m512 x) {
   const __m512 e = ExpNonPositive(_mm512_mul_ps(Abs(x), _mm512_set1_ps(-2.0f)));
-  const __m512 t = _mm512_div_ps(_mm512_sub_ps(_mm512_set1_ps(1.0f), e),
-                                 _mm512_add_ps(_mm512_set1_ps(1.0f), e));
-  const __m512i sign = _mm512_and_si512(_mm512_castps_si512(x),
-                                        _mm512_castps_si512(_mm512_set1_ps(-0.0f)));
+  const __m512 t =
+      _mm512_div_ps(_mm512_sub_ps(_mm512_set1_ps(1.0f), e), _mm512_add_ps(_mm512_set1_ps(1.0f), e));
+  const __m512i sign =
+      _mm512_and_si512(_mm512_castps_si512(x), _mm512_castps_si512(_mm512_set1_ps(-0.0f)));
   return KeepNan(x, _mm512_castsi512_ps(_mm512_or_si512(_mm512_castps_si512(t), sign)));
 }
 

@@ -35,7 +35,9 @@ inline int32_t TableIndex(int32_t x, int32_t int_bits) {
   return (scaled < -32768 ? -32768 : scaled > 32767 ? 32767 : scaled) + kActivationTableOffset;
 }
 
-bool TableServes(int32_t int_bits) { return int_bits >= kTableMinIntBits && int_bits <= kTableMaxIntBits; }
+bool TableServes(int32_t int_bits) {
+  return int_bits >= kTableMinIntBits && int_bits <= kTableMaxIntBits;
+}
 
 }  // namespace
 

@@ -2,8 +2,8 @@
 // int16 x int16 products are exact in int32 (|a|, |b| <= 2^15; vpmulld on sign-extended lanes,
 // not vpmaddwd, whose pair sum overflows when both pairs are -2^15 * -2^15) and are summed in
 // int64 lanes, so every result is the reference's exact sum. The context's last columns go
-// through zero-padded rows; no inline function of edgenmt/internal/fixed_point.h is compiled here (an
-// AVX2 copy of one could be the one the linker keeps for baseline code: simd_cell.h).
+// through zero-padded rows; no inline function of edgenmt/internal/fixed_point.h is compiled here
+// (an AVX2 copy of one could be the one the linker keeps for baseline code: simd_cell.h).
 #if defined(__x86_64__)
 #include <immintrin.h>
 #include <string.h>
@@ -25,9 +25,10 @@ inline void Accumulate(__m256i products, __m256i* low, __m256i* high) {
   *high = _mm256_add_epi64(*high, _mm256_cvtepi32_epi64(_mm256_extracti128_si256(products, 1)));
 }
 
-// edgenmt/internal/fixed_point.h's RoundingDivideByPOT64(x, 23) then SaturateToInt8, on 4 int64 lanes, as int32 lanes
-// 0-3 of the result: floor((x + 2^22 - (x < 0)) / 2^23), the floor an arithmetic shift that AVX2
-// lacks for 64-bit lanes (a logical shift with the sign's bits put back).
+// edgenmt/internal/fixed_point.h's RoundingDivideByPOT64(x, 23) then SaturateToInt8, on 4 int64
+// lanes, as int32 lanes 0-3 of the result: floor((x + 2^22 - (x < 0)) / 2^23), the floor an
+// arithmetic shift that AVX2 lacks for 64-bit lanes (a logical shift with the sign's bits put
+// back).
 inline __m128i RoundShift23ToS8(__m256i x) {
   const __m256i zero = _mm256_setzero_si256();
   const __m256i biased = _mm256_add_epi64(_mm256_add_epi64(x, _mm256_set1_epi64x(int64_t{1} << 22)),
@@ -38,7 +39,8 @@ inline __m128i RoundShift23ToS8(__m256i x) {
   q = _mm256_blendv_epi8(q, hi, _mm256_cmpgt_epi64(q, hi));
   q = _mm256_blendv_epi8(q, lo, _mm256_cmpgt_epi64(lo, q));
   // The low 32 bits of each int64 lane (in [-128, 127], so exact) into lanes 0-3.
-  return _mm256_castsi256_si128(_mm256_permutevar8x32_epi32(q, _mm256_setr_epi32(0, 2, 4, 6, 0, 2, 4, 6)));
+  return _mm256_castsi256_si128(
+      _mm256_permutevar8x32_epi32(q, _mm256_setr_epi32(0, 2, 4, 6, 0, 2, 4, 6)));
 }
 
 inline int64_t ReduceAdd(__m256i v) {

@@ -49,7 +49,8 @@ void ContextS16S8Avx512(int32_t count, const int16_t* weights, const int16_t* me
     // round(sum / 2^23): within int32 for count <= 32767, then saturated to int8.
     const __m128i low8 = _mm512_cvtepi64_epi8(Clamp(RoundingDivideByPOT(low, 23), -128, 127));
     const __m128i high8 = _mm512_cvtepi64_epi8(Clamp(RoundingDivideByPOT(high, 23), -128, 127));
-    _mm512_mask_storeu_epi8(context + j, mask, _mm512_castsi128_si512(_mm_unpacklo_epi64(low8, high8)));
+    _mm512_mask_storeu_epi8(context + j, mask,
+                            _mm512_castsi128_si512(_mm_unpacklo_epi64(low8, high8)));
   }
 }
 

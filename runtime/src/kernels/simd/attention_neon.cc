@@ -50,7 +50,8 @@ inline int32x2_t Round23(int64x2_t sum) {
 void ScoreWindowS16Neon(const int16_t* query, const int16_t* memory, int32_t dim, int32_t lo,
                         int32_t hi, int32_t to_q20, int32_t* scores) {
   for (int32_t s = lo; s <= hi; ++s) {
-    scores[s] = ScaleScoreQ20(DotS16S64(dim, query, memory + static_cast<int64_t>(s) * dim), to_q20);
+    scores[s] =
+        ScaleScoreQ20(DotS16S64(dim, query, memory + static_cast<int64_t>(s) * dim), to_q20);
   }
 }
 

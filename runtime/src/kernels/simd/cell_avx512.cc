@@ -1,8 +1,8 @@
 // AVX-512F int8-full LSTM and GRU cells and tanh (simd_cell.h). The LSTM cell and tanh look the
 // int16 activations up in activation_table_s16.h's tables (16 units per gather) for cell formats
 // with at least 3 int bits; the GRU cell computes its Q0.31 activations: each function below
-// mirrors the scalar function of edgenmt/internal/fixed_point.h with the same name, on 8 int32 values in
-// int64 lanes (fixed_point_avx512.h).
+// mirrors the scalar function of edgenmt/internal/fixed_point.h with the same name, on 8 int32
+// values in int64 lanes (fixed_point_avx512.h).
 #if defined(__x86_64__)
 #include "kernels/simd/avx512_intrinsics.h"
 #include "kernels/kernels_s8.h"
@@ -17,7 +17,8 @@ namespace {
 
 inline V OneOverOnePlusXQ31(V x) {
   const V half_denominator = _mm512_srai_epi64(_mm512_add_epi64(x, Set(kQ31One + 1)), 1);
-  V r = _mm512_add_epi64(Set(1515870810), SaturatingRoundingDoublingHighMul(half_denominator, Set(-1010580540)));
+  V r = _mm512_add_epi64(Set(1515870810),
+                         SaturatingRoundingDoublingHighMul(half_denominator, Set(-1010580540)));
   for (int i = 0; i < 3; ++i) {
     const V d_times_r = SaturatingRoundingDoublingHighMul(half_denominator, r);
     const V one_minus = _mm512_sub_epi64(Set(1 << 29), d_times_r);
@@ -30,21 +31,25 @@ inline V OneOverOnePlusXQ31(V x) {
 inline V AbsSaturated(V a) { return Clamp(_mm512_abs_epi64(a), 0, kInt32Max); }
 
 inline V LogisticQ31(V a, int int_bits) {
-  const V e = ExpOnNegativeValuesQ31(_mm512_sub_epi64(_mm512_setzero_si512(), AbsSaturated(a)), int_bits);
+  const V e =
+      ExpOnNegativeValuesQ31(_mm512_sub_epi64(_mm512_setzero_si512(), AbsSaturated(a)), int_bits);
   const V positive = OneOverOnePlusXQ31(e);
   const __mmask8 is_positive = _mm512_cmpgt_epi64_mask(a, _mm512_setzero_si512());
   const __mmask8 is_zero = _mm512_cmpeq_epi64_mask(a, _mm512_setzero_si512());
-  const V y = _mm512_mask_blend_epi64(is_positive, _mm512_sub_epi64(Set(kQ31One), positive), positive);
+  const V y =
+      _mm512_mask_blend_epi64(is_positive, _mm512_sub_epi64(Set(kQ31One), positive), positive);
   return _mm512_mask_blend_epi64(is_zero, y, Set(kQ31Half));
 }
 
 inline V TanhQ31(V a, int int_bits) {
-  const V e = ExpOnNegativeValuesQ31(_mm512_sub_epi64(_mm512_setzero_si512(), AbsSaturated(a)), int_bits + 1);
+  const V e = ExpOnNegativeValuesQ31(_mm512_sub_epi64(_mm512_setzero_si512(), AbsSaturated(a)),
+                                     int_bits + 1);
   const V r = OneOverOnePlusXQ31(e);
   const V positive = SaturatingLeftShift(_mm512_sub_epi64(r, Set(kQ31Half)), 1);
   const __mmask8 is_positive = _mm512_cmpgt_epi64_mask(a, _mm512_setzero_si512());
   const __mmask8 is_zero = _mm512_cmpeq_epi64_mask(a, _mm512_setzero_si512());
-  const V y = _mm512_mask_blend_epi64(is_positive, _mm512_sub_epi64(_mm512_setzero_si512(), positive), positive);
+  const V y = _mm512_mask_blend_epi64(is_positive,
+                                      _mm512_sub_epi64(_mm512_setzero_si512(), positive), positive);
   return _mm512_mask_blend_epi64(is_zero, y, _mm512_setzero_si512());
 }
 
@@ -64,7 +69,8 @@ inline void GruCell8(const int16_t* gi, const int16_t* gh, int32_t hidden, int16
   const V r = LogisticQ31(_mm512_slli_epi64(_mm512_add_epi64(LoadS16(gi), LoadS16(gh)), 15), 4);
   const V z = LogisticQ31(
       _mm512_slli_epi64(_mm512_add_epi64(LoadS16(gi + hidden), LoadS16(gh + hidden)), 15), 4);
-  const V r_ghn = SaturatingRoundingDoublingHighMul(r, _mm512_slli_epi64(LoadS16(gh + 2 * hidden), 15));
+  const V r_ghn =
+      SaturatingRoundingDoublingHighMul(r, _mm512_slli_epi64(LoadS16(gh + 2 * hidden), 15));
   const V n = TanhQ31(_mm512_add_epi64(_mm512_slli_epi64(LoadS16(gi + 2 * hidden), 15), r_ghn), 4);
   const V n_q30 = RoundingDivideByPOT(n, 1);
   const V h_minus_n = _mm512_sub_epi64(_mm512_slli_epi64(LoadS16(state), 15), n_q30);
@@ -73,7 +79,6 @@ inline void GruCell8(const int16_t* gi, const int16_t* gh, int32_t hidden, int16
   StoreS16(state, h16);
   StoreS8(h_s8, Clamp(RoundingDivideByPOT(h16, 8), -128, 127));
 }
-
 
 // ---- the table path (activation_table_s16.h): 16 units in int32 lanes -------------------
 // Every product below fits int32 (|Q0.15 * int16| <= 2^30), so 32-bit lanes round exactly as
@@ -102,7 +107,8 @@ inline void StoreS8W(int8_t* p, __mmask64 mask, W v) {  // v within int8
 }
 // table[x] for x within int16: a gather of 4-byte words at 2-byte steps, low half kept.
 inline W Lookup(const int16_t* table, W x) {
-  const W words = _mm512_i32gather_epi32(_mm512_add_epi32(x, SetW(kActivationTableOffset)), table, 2);
+  const W words =
+      _mm512_i32gather_epi32(_mm512_add_epi32(x, SetW(kActivationTableOffset)), table, 2);
   return _mm512_srai_epi32(_mm512_slli_epi32(words, 16), 16);
 }
 // The tanh table's input for a Q(int_bits) value, int_bits in [3, 15].
@@ -124,13 +130,14 @@ inline void LstmCell16Table(const ActivationTablesS16& t, const int16_t* gates, 
   StoreS16W(cell, mask, c_new);
   const W o_tanh_c = _mm512_mullo_epi32(o, Lookup(t.tanh, ToTableInput(c_new, cell_int_bits)));
   StoreS8W(h, mask, ClampW(RoundingDivideByPOTW(o_tanh_c, 23), -128, 127));
-  if (h16 != nullptr) StoreS16W(h16, mask, ClampW(RoundingDivideByPOTW(o_tanh_c, 15), -32768, 32767));
+  if (h16 != nullptr)
+    StoreS16W(h16, mask, ClampW(RoundingDivideByPOTW(o_tanh_c, 15), -32768, 32767));
 }
 
 }  // namespace
 
-void LstmCellS16Avx512(int32_t hidden, const int16_t* gates, int32_t cell_int_bits,
-                       int16_t* cell, int8_t* h, int16_t* h16) {
+void LstmCellS16Avx512(int32_t hidden, const int16_t* gates, int32_t cell_int_bits, int16_t* cell,
+                       int8_t* h, int16_t* h16) {
   if (cell_int_bits < kTableMinIntBits || cell_int_bits > kTableMaxIntBits) {
     // No shipped model keeps its cell in fewer than 3 int bits: the reference's scalar
     // interpolation (fixed_point.h) serves those formats.

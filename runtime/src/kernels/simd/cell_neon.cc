@@ -1,6 +1,6 @@
 // NEON int8-full LSTM cell and tanh (simd_cell.h), ARMv7-A and ARMv8-A: the table-interpolated
-// logistic / tanh of edgenmt/internal/fixed_point.h on 4 int32 lanes (every intermediate fits 32 bits).
-// vqmovn saturates to int16 / int8, and a rounding shift (ties up) of x - [x < 0] is
+// logistic / tanh of edgenmt/internal/fixed_point.h on 4 int32 lanes (every intermediate fits 32
+// bits). vqmovn saturates to int16 / int8, and a rounding shift (ties up) of x - [x < 0] is
 // RoundingDivideByPOT (ties away from zero). Each function mirrors the scalar one with the same
 // name. Bit-exact: tests/kernels_simd_test.cc.
 #if defined(__ARM_NEON)
@@ -33,8 +33,8 @@ inline V TanhTableInterpolated(V a, int frac_bits) {
   const V position = vshlq_s32(a, Set(frac_bits >= 7 ? -s : 7 - frac_bits));
   const uint32x4_t past_end = vcgeq_s32(position, Set(fxp::kTanhTableLast));
   const V index = vminq_s32(position, Set(fxp::kTanhTableLast));
-  const V fraction = frac_bits >= 7 ? vbslq_s32(past_end, Set(0), vandq_s32(a, Set((1 << s) - 1)))
-                                    : Set(0);
+  const V fraction =
+      frac_bits >= 7 ? vbslq_s32(past_end, Set(0), vandq_s32(a, Set((1 << s) - 1))) : Set(0);
   const V pairs = TablePairs(index);
   const V lo = vandq_s32(pairs, Set(0xFFFF));
   const V hi = vreinterpretq_s32_u32(vshrq_n_u32(vreinterpretq_u32_s32(pairs), 16));
@@ -91,14 +91,16 @@ void LstmCellS16Neon(int32_t hidden, const int16_t* gates, int32_t cell_int_bits
   }
   int32_t j = 0;
   for (; j + 4 <= hidden; j += 4) {
-    LstmCell4(gates + j, hidden, cell_int_bits, cell + j, h + j, h16 != nullptr ? h16 + j : nullptr);
+    LstmCell4(gates + j, hidden, cell_int_bits, cell + j, h + j,
+              h16 != nullptr ? h16 + j : nullptr);
   }
   if (j < hidden) {  // the last units through padded copies of their gates and state
     const int32_t n = hidden - j;
     int16_t gate_block[4 * 4] = {}, cell_block[4] = {}, h16_block[4];
     int8_t h_block[4];
     for (int32_t t = 0; t < n; ++t) {
-      for (int32_t gate = 0; gate < 4; ++gate) gate_block[gate * 4 + t] = gates[gate * hidden + j + t];
+      for (int32_t gate = 0; gate < 4; ++gate)
+        gate_block[gate * 4 + t] = gates[gate * hidden + j + t];
       cell_block[t] = cell[j + t];
     }
     LstmCell4(gate_block, 4, cell_int_bits, cell_block, h_block, h16_block);

@@ -59,7 +59,8 @@ void DotS8Avx2(int32_t depth, const int8_t* x, const int8_t* w, int32_t w_stride
       a0 = _mm256_add_epi32(a0, _mm256_madd_epi16(LoadS8AsS16(x + k), LoadS8AsS16(w0 + k)));
     }
     const __m256i zero = _mm256_setzero_si256();
-    acc[j] = AddTail1(vector_depth, depth, x, w0, _mm_cvtsi128_si32(SumLanes4(a0, zero, zero, zero)));
+    acc[j] =
+        AddTail1(vector_depth, depth, x, w0, _mm_cvtsi128_si32(SumLanes4(a0, zero, zero, zero)));
   }
 }
 
@@ -101,7 +102,8 @@ float QuantizeRowAvx2(int32_t n, const float* x, int8_t* q) {
   const __m256 abs_mask = _mm256_castsi256_ps(_mm256_set1_epi32(0x7fffffff));
   __m256 vmax = _mm256_setzero_ps();
   int32_t i = 0;
-  for (; i + 8 <= n; i += 8) vmax = _mm256_max_ps(_mm256_and_ps(_mm256_loadu_ps(x + i), abs_mask), vmax);
+  for (; i + 8 <= n; i += 8)
+    vmax = _mm256_max_ps(_mm256_and_ps(_mm256_loadu_ps(x + i), abs_mask), vmax);
   alignas(32) float lanes[8];
   _mm256_store_ps(lanes, vmax);
   float max_abs = 0.0f;
@@ -121,9 +123,12 @@ float QuantizeRowAvx2(int32_t n, const float* x, int8_t* q) {
     const __m256 is_nan = _mm256_cmp_ps(v, v, _CMP_UNORD_Q);
     const __m256 clamped = _mm256_min_ps(_mm256_max_ps(v, lo), hi);
     // Ties away from zero: v + copysign(0.5, v), then truncation (the reference's expression).
-    const __m256 rounded = _mm256_add_ps(clamped, _mm256_or_ps(_mm256_and_ps(clamped, sign_mask), half));
-    const __m256i ints = _mm256_andnot_si256(_mm256_castps_si256(is_nan), _mm256_cvttps_epi32(rounded));
-    const __m128i shorts = _mm_packs_epi32(_mm256_castsi256_si128(ints), _mm256_extracti128_si256(ints, 1));
+    const __m256 rounded =
+        _mm256_add_ps(clamped, _mm256_or_ps(_mm256_and_ps(clamped, sign_mask), half));
+    const __m256i ints =
+        _mm256_andnot_si256(_mm256_castps_si256(is_nan), _mm256_cvttps_epi32(rounded));
+    const __m128i shorts =
+        _mm_packs_epi32(_mm256_castsi256_si128(ints), _mm256_extracti128_si256(ints, 1));
     _mm_storel_epi64(reinterpret_cast<__m128i*>(out), _mm_packs_epi16(shorts, shorts));
   };
   for (i = 0; i + 8 <= n; i += 8) quantize8(x + i, q + i);
@@ -139,7 +144,8 @@ void HybridOutputBlockAvx2(int32_t n, const int32_t* dots, float x_scale, const 
   int32_t i = 0;
   for (; i + 8 <= n; i += 8) {
     const __m256 scale = _mm256_mul_ps(xs, _mm256_loadu_ps(w_scales + i));
-    __m256 v = _mm256_mul_ps(_mm256_cvtepi32_ps(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(dots + i))), scale);
+    __m256 v = _mm256_mul_ps(
+        _mm256_cvtepi32_ps(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(dots + i))), scale);
     if (bias != nullptr) v = _mm256_add_ps(v, _mm256_loadu_ps(bias + i));
     if (accumulate) v = _mm256_add_ps(_mm256_loadu_ps(y + i), v);
     _mm256_storeu_ps(y + i, v);

@@ -11,7 +11,9 @@ namespace edgenmt {
 namespace simd {
 namespace {
 
-inline __m512i LoadTail(const int8_t* p, __mmask64 mask) { return _mm512_maskz_loadu_epi8(mask, p); }
+inline __m512i LoadTail(const int8_t* p, __mmask64 mask) {
+  return _mm512_maskz_loadu_epi8(mask, p);
+}
 
 inline __m256i Fold(__m512i a) {
   return _mm256_add_epi32(_mm512_castsi512_si256(a), _mm512_extracti64x4_epi64(a, 1));
@@ -40,7 +42,8 @@ void DotRows(int32_t depth, const int8_t* x, int32_t x_stride, const int8_t* w, 
   const __mmask64 tail_mask = tail == 0 ? 0 : (~0ULL >> (64 - tail));
   const __m512i offset = _mm512_set1_epi8(static_cast<char>(0x80));
   uint32_t correction[kRows];
-  for (int32_t r = 0; r < kRows; ++r) correction[r] = OffsetCorrection(depth, x + static_cast<int64_t>(r) * x_stride);
+  for (int32_t r = 0; r < kRows; ++r)
+    correction[r] = OffsetCorrection(depth, x + static_cast<int64_t>(r) * x_stride);
   int32_t j = 0;
   for (; j + 4 <= count; j += 4) {
     const int8_t* w0 = w + static_cast<int64_t>(j) * w_stride;
@@ -51,7 +54,8 @@ void DotRows(int32_t depth, const int8_t* x, int32_t x_stride, const int8_t* w, 
     const auto step = [&](int32_t k, __mmask64 mask) {
       __m512i wv[4];
       for (int32_t i = 0; i < 4; ++i) {
-        wv[i] = _mm512_xor_si512(LoadTail(w0 + static_cast<int64_t>(i) * w_stride + k, mask), offset);
+        wv[i] =
+            _mm512_xor_si512(LoadTail(w0 + static_cast<int64_t>(i) * w_stride + k, mask), offset);
       }
       for (int32_t r = 0; r < kRows; ++r) {
         const __m512i xv = LoadTail(x + static_cast<int64_t>(r) * x_stride + k, mask);
@@ -63,13 +67,15 @@ void DotRows(int32_t depth, const int8_t* x, int32_t x_stride, const int8_t* w, 
     for (int32_t r = 0; r < kRows; ++r) {
       const __m128i sums = _mm_sub_epi32(SumLanes4(a[r][0], a[r][1], a[r][2], a[r][3]),
                                          _mm_set1_epi32(static_cast<int32_t>(correction[r])));
-      _mm_storeu_si128(reinterpret_cast<__m128i*>(acc + static_cast<int64_t>(r) * acc_stride + j), sums);
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(acc + static_cast<int64_t>(r) * acc_stride + j),
+                       sums);
     }
   }
   if (j < count) {  // the last 1-3 weight rows, one activation row at a time
     for (int32_t r = 0; r < kRows; ++r) {
-      DotS8Avx512Vnni(depth, x + static_cast<int64_t>(r) * x_stride, w + static_cast<int64_t>(j) * w_stride,
-                      w_stride, count - j, acc + static_cast<int64_t>(r) * acc_stride + j);
+      DotS8Avx512Vnni(depth, x + static_cast<int64_t>(r) * x_stride,
+                      w + static_cast<int64_t>(j) * w_stride, w_stride, count - j,
+                      acc + static_cast<int64_t>(r) * acc_stride + j);
     }
   }
 }
@@ -110,13 +116,17 @@ void DotS8Avx512Vnni(int32_t depth, const int8_t* x, const int8_t* w, int32_t w_
     }
     if (tail != 0) {
       const __m512i xv = LoadTail(x + vector_depth, tail_mask);
-      a0 = _mm512_dpbusd_epi32(a0, _mm512_xor_si512(LoadTail(w0 + vector_depth, tail_mask), offset), xv);
-      a1 = _mm512_dpbusd_epi32(a1, _mm512_xor_si512(LoadTail(w1 + vector_depth, tail_mask), offset), xv);
-      a2 = _mm512_dpbusd_epi32(a2, _mm512_xor_si512(LoadTail(w2 + vector_depth, tail_mask), offset), xv);
-      a3 = _mm512_dpbusd_epi32(a3, _mm512_xor_si512(LoadTail(w3 + vector_depth, tail_mask), offset), xv);
+      a0 = _mm512_dpbusd_epi32(a0, _mm512_xor_si512(LoadTail(w0 + vector_depth, tail_mask), offset),
+                               xv);
+      a1 = _mm512_dpbusd_epi32(a1, _mm512_xor_si512(LoadTail(w1 + vector_depth, tail_mask), offset),
+                               xv);
+      a2 = _mm512_dpbusd_epi32(a2, _mm512_xor_si512(LoadTail(w2 + vector_depth, tail_mask), offset),
+                               xv);
+      a3 = _mm512_dpbusd_epi32(a3, _mm512_xor_si512(LoadTail(w3 + vector_depth, tail_mask), offset),
+                               xv);
     }
-    const __m128i sums = _mm_sub_epi32(SumLanes4(a0, a1, a2, a3),
-                                       _mm_set1_epi32(static_cast<int32_t>(correction)));
+    const __m128i sums =
+        _mm_sub_epi32(SumLanes4(a0, a1, a2, a3), _mm_set1_epi32(static_cast<int32_t>(correction)));
     _mm_storeu_si128(reinterpret_cast<__m128i*>(acc + j), sums);
   }
   for (; j < count; ++j) {
@@ -127,9 +137,8 @@ void DotS8Avx512Vnni(int32_t depth, const int8_t* x, const int8_t* w, int32_t w_
                                _mm512_loadu_si512(x + k));
     }
     if (tail != 0) {
-      a0 = _mm512_dpbusd_epi32(
-          a0, _mm512_xor_si512(LoadTail(w0 + vector_depth, tail_mask), offset),
-          LoadTail(x + vector_depth, tail_mask));
+      a0 = _mm512_dpbusd_epi32(a0, _mm512_xor_si512(LoadTail(w0 + vector_depth, tail_mask), offset),
+                               LoadTail(x + vector_depth, tail_mask));
     }
     const uint32_t sum = static_cast<uint32_t>(_mm512_reduce_add_epi32(a0)) - correction;
     acc[j] = static_cast<int32_t>(sum);

@@ -2,7 +2,8 @@
 // rotated by 8, bytes 1 and 3) of a 32-bit load into two int16 halves, and SMLAD multiplies
 // both halves and adds them to an int32 accumulator: 4 MACs per 2 SMLAD. Four weight rows share
 // each extended word of x. Exact for every int8 value (depth <= fxp::kMaxS8DotLength).
-#if defined(__ARM_FEATURE_DSP) && !defined(__ARM_FEATURE_MVE) && !defined(__ARM_NEON) && !defined(__aarch64__)
+#if defined(__ARM_FEATURE_DSP) && !defined(__ARM_FEATURE_MVE) && !defined(__ARM_NEON) && \
+    !defined(__aarch64__)
 #include <arm_acle.h>
 
 #include "kernels/simd/dsp_words.h"
@@ -55,9 +56,9 @@ inline void DotS8Four(int32_t depth, const int8_t* x, const int8_t* w, int32_t w
         "cmp     %[x], %[end]\n\t"
         "smlad   %[a2], %[xo], %[word2], %[a2]\n\t"
         "bne     1b"
-        : [x] "+r"(x), [w0] "+r"(w0), [w2] "+r"(w2), [a0] "+r"(a0), [a1] "+r"(a1),
-          [a2] "+r"(a2), [a3] "+r"(a3), [xe] "=&r"(x_even), [xo] "=&r"(x_odd),
-          [ext] "=&r"(extended), [word] "=&r"(word), [word2] "=&r"(word2)
+        : [x] "+r"(x), [w0] "+r"(w0), [w2] "+r"(w2), [a0] "+r"(a0), [a1] "+r"(a1), [a2] "+r"(a2),
+          [a3] "+r"(a3), [xe] "=&r"(x_even), [xo] "=&r"(x_odd), [ext] "=&r"(extended),
+          [word] "=&r"(word), [word2] "=&r"(word2)
         : [stride] "r"(w_stride), [end] "r"(x_words_end)
         : "cc", "memory");
   }

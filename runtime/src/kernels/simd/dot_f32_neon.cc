@@ -32,21 +32,18 @@ inline float32x4_t MultiplyAdd(float32x4_t a, float32x4_t x, float32x4_t w) {
 
 #if defined(__aarch64__)
 // 32 columns of the 8 rows: x in v0-v7, sums in v8-v15; OP0 "fmul" on the first step.
-#define EDGENMT_F32_STEP_32(OP0) \
-  "ld1   {v0.4s-v3.4s}, [%[xp]], #64\n\t" \
-  "ld1   {v4.4s-v7.4s}, [%[xp]], #64\n\t" \
-  EDGENMT_A64_LOAD_ROWS_4("p0", "p1", "p2", "p3", "4s") \
-  EDGENMT_A64_MULTIPLY_ROWS_4(OP0, "fmla", "4s", "v0", "v1", "v2", "v3", \
-      "v8", "v9", "v10", "v11") \
-  EDGENMT_A64_LOAD_ROWS_4("p0", "p1", "p2", "p3", "4s") \
-  EDGENMT_A64_MULTIPLY_ROWS_4("fmla", "fmla", "4s", "v4", "v5", "v6", "v7", \
-      "v8", "v9", "v10", "v11") \
-  EDGENMT_A64_LOAD_ROWS_4("p4", "p5", "p6", "p7", "4s") \
-  EDGENMT_A64_MULTIPLY_ROWS_4(OP0, "fmla", "4s", "v0", "v1", "v2", "v3", \
-      "v12", "v13", "v14", "v15") \
-  EDGENMT_A64_LOAD_ROWS_4("p4", "p5", "p6", "p7", "4s") \
-  EDGENMT_A64_MULTIPLY_ROWS_4("fmla", "fmla", "4s", "v4", "v5", "v6", "v7", \
-      "v12", "v13", "v14", "v15")
+#define EDGENMT_F32_STEP_32(OP0)                                                                 \
+  "ld1   {v0.4s-v3.4s}, [%[xp]], #64\n\t"                                                        \
+  "ld1   {v4.4s-v7.4s}, [%[xp]], #64\n\t" EDGENMT_A64_LOAD_ROWS_4("p0", "p1", "p2", "p3", "4s")  \
+      EDGENMT_A64_MULTIPLY_ROWS_4(OP0, "fmla", "4s", "v0", "v1", "v2", "v3", "v8", "v9", "v10",  \
+                                  "v11") EDGENMT_A64_LOAD_ROWS_4("p0", "p1", "p2", "p3", "4s")   \
+          EDGENMT_A64_MULTIPLY_ROWS_4("fmla", "fmla", "4s", "v4", "v5", "v6", "v7", "v8", "v9",  \
+                                      "v10", "v11")                                              \
+              EDGENMT_A64_LOAD_ROWS_4("p4", "p5", "p6", "p7", "4s") EDGENMT_A64_MULTIPLY_ROWS_4( \
+                  OP0, "fmla", "4s", "v0", "v1", "v2", "v3", "v12", "v13", "v14", "v15")         \
+                  EDGENMT_A64_LOAD_ROWS_4("p4", "p5", "p6", "p7", "4s")                          \
+                      EDGENMT_A64_MULTIPLY_ROWS_4("fmla", "fmla", "4s", "v4", "v5", "v6", "v7",  \
+                                                  "v12", "v13", "v14", "v15")
 
 // acc[0 .. 8 * groups) = x . rows 0 .. 8 * groups of w (w_stride_bytes apart), depth = 32 *
 // wide + 16 * narrow columns (narrow 0 or 1, wide + narrow >= 1, groups >= 1), in assembly.
@@ -198,16 +195,16 @@ void DotF32Neon(int32_t depth, const float* x, const float* w, int32_t w_stride,
     for (; k + 16 <= vector_depth; k += 16) {
       const float32x4x4_t xv = vld1q_f32_x4(x + k);
       const float32x4x4_t v0 = vld1q_f32_x4(w0 + k);
-      a0 = MultiplyAdd(MultiplyAdd(MultiplyAdd(MultiplyAdd(a0, xv.val[0], v0.val[0]), xv.val[1], v0.val[1]),
-                                   xv.val[2], v0.val[2]),
-                       xv.val[3], v0.val[3]);
+      a0 = MultiplyAdd(
+          MultiplyAdd(MultiplyAdd(MultiplyAdd(a0, xv.val[0], v0.val[0]), xv.val[1], v0.val[1]),
+                      xv.val[2], v0.val[2]),
+          xv.val[3], v0.val[3]);
     }
 #endif
     for (; k < vector_depth; k += 4) a0 = MultiplyAdd(a0, vld1q_f32(x + k), vld1q_f32(w0 + k));
     acc[j] = AddTail1(vector_depth, depth, x, w0, SumLanes(a0));
   }
 }
-
 
 }  // namespace simd
 }  // namespace edgenmt

@@ -23,9 +23,8 @@ namespace {
 // VMLADAV requires; x, the loop count and the end of acc are read from memory each group.
 // Not inlined, so that make bench-arm's llvm-mca finds this loop by name (mca_limits.py), not
 // DotS8Four's beside it.
-__attribute__((noinline)) void DotS8FourRowGroups(int32_t groups, int32_t vectors,
-                                                  const int8_t* x, const int8_t* w,
-                                                  int32_t w_stride, int32_t* acc) {
+__attribute__((noinline)) void DotS8FourRowGroups(int32_t groups, int32_t vectors, const int8_t* x,
+                                                  const int8_t* w, int32_t w_stride, int32_t* acc) {
   const int32_t rest = vectors - 1;
   const int32_t* const acc_end = acc + 4 * groups;
   const int8_t *xp, *p0, *p1, *p2, *p3;

@@ -37,7 +37,8 @@ void DotS8RowsNeon(int32_t rows, int32_t depth, const int8_t* x, int32_t x_strid
   // vmull temporaries stay in registers as GCC schedules them (4 x 4 spills even with
   // aarch64's 32 q registers). ARMv7's 16 spill one accumulator in the 2 x 4 and 4 x 2 loops:
   // 4 instructions per 16 bytes, still fewer than 2 x 2 or reading the weights once per row.
-  DotS8NeonMultiRows<DotStep, false, 4, 2>(rows, depth, x, x_stride, w, w_stride, count, acc, acc_stride);
+  DotS8NeonMultiRows<DotStep, false, 4, 2>(rows, depth, x, x_stride, w, w_stride, count, acc,
+                                           acc_stride);
 }
 
 #if defined(__aarch64__)
@@ -47,7 +48,8 @@ void HybridOutputBlockNeon(int32_t n, const int32_t* dots, float x_scale, const 
                            const float* bias, bool accumulate, float* y) {
   const float32x4_t xs = vdupq_n_f32(x_scale);
   const auto output4 = [&](int32_t i) {
-    float32x4_t v = vmulq_f32(vcvtq_f32_s32(vld1q_s32(dots + i)), vmulq_f32(xs, vld1q_f32(w_scales + i)));
+    float32x4_t v =
+        vmulq_f32(vcvtq_f32_s32(vld1q_s32(dots + i)), vmulq_f32(xs, vld1q_f32(w_scales + i)));
     if (bias != nullptr) v = vaddq_f32(v, vld1q_f32(bias + i));
     if (accumulate) v = vaddq_f32(vld1q_f32(y + i), v);
     vst1q_f32(y + i, v);
@@ -93,7 +95,8 @@ float QuantizeRowNeon(int32_t n, const float* x, int8_t* q) {
     const float32x4_t v = vmulq_f32(vld1q_f32(in), inverse_scale);
     const float32x4_t clamped = vminq_f32(vmaxq_f32(v, vdupq_n_f32(-127.0f)), vdupq_n_f32(127.0f));
     // Ties away from zero: v + copysign(0.5, v), then truncation (the reference's expression).
-    const float32x4_t rounded = vaddq_f32(clamped, vbslq_f32(sign_mask, clamped, vdupq_n_f32(0.5f)));
+    const float32x4_t rounded =
+        vaddq_f32(clamped, vbslq_f32(sign_mask, clamped, vdupq_n_f32(0.5f)));
     return vcvtq_s32_f32(rounded);
   };
   const auto quantize8 = [&](const float* in, int8_t* out) {

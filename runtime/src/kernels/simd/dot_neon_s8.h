@@ -28,8 +28,8 @@ inline int32_t SumLanesS32(int32x4_t a) {
 // temporaries (SDOT); with vmull + vpadal its 20 loaded registers, 8 accumulators and the
 // products' temporaries spill (as GCC schedules them), so that Step keeps 16 columns a step.
 template <int32x4_t (*Step)(int32x4_t, int8x16_t, int8x16_t), bool kWideLoads>
-void DotS8NeonRows(int32_t depth, const int8_t* x, const int8_t* w, int32_t w_stride,
-                   int32_t count, int32_t* acc) {
+void DotS8NeonRows(int32_t depth, const int8_t* x, const int8_t* w, int32_t w_stride, int32_t count,
+                   int32_t* acc) {
   const int32_t vector_depth = depth & ~15;
   int32_t j = 0;
   for (; j + 4 <= count; j += 4) {
@@ -110,8 +110,9 @@ void DotS8NeonRows(int32_t depth, const int8_t* x, const int8_t* w, int32_t w_st
     for (; kWideLoads && k + 64 <= vector_depth; k += 64) {
       const int8x16x4_t xv = vld1q_s8_x4(x + k);
       const int8x16x4_t v0 = vld1q_s8_x4(w0 + k);
-      a0 = Step(Step(Step(Step(a0, xv.val[0], v0.val[0]), xv.val[1], v0.val[1]), xv.val[2], v0.val[2]),
-                xv.val[3], v0.val[3]);
+      a0 = Step(
+          Step(Step(Step(a0, xv.val[0], v0.val[0]), xv.val[1], v0.val[1]), xv.val[2], v0.val[2]),
+          xv.val[3], v0.val[3]);
     }
 #endif
     for (; k < vector_depth; k += 16) a0 = Step(a0, vld1q_s8(x + k), vld1q_s8(w0 + k));
@@ -126,10 +127,9 @@ void DotS8NeonRows(int32_t depth, const int8_t* x, const int8_t* w, int32_t w_st
 // holds the whole chain under 1.5 KiB on ARMv7). Not inlined into the dispatcher either, so
 // each block's frame stands alone.
 template <int32x4_t (*Step)(int32x4_t, int8x16_t, int8x16_t), int kRows, int kCols>
-__attribute__((noinline)) void DotS8NeonRowsBlock(int32_t depth, const int8_t* x,
-                                                  int32_t x_stride, const int8_t* w,
-                                                  int32_t w_stride, int32_t count, int32_t* acc,
-                                                  int32_t acc_stride) {
+__attribute__((noinline)) void DotS8NeonRowsBlock(int32_t depth, const int8_t* x, int32_t x_stride,
+                                                  const int8_t* w, int32_t w_stride, int32_t count,
+                                                  int32_t* acc, int32_t acc_stride) {
   const int32_t vector_depth = depth & ~15;
   int32_t j = 0;
   for (; j + kCols <= count; j += kCols) {

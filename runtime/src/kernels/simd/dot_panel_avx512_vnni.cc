@@ -43,8 +43,8 @@ inline void TransposeSlice(const int8_t* w, int32_t w_stride, int32_t count, int
     t[i + 1] = _mm512_unpackhi_epi32(z[i], z[i + 1]);
     t[i + 2] = _mm512_unpacklo_epi32(z[i + 2], z[i + 3]);
     t[i + 3] = _mm512_unpackhi_epi32(z[i + 2], z[i + 3]);
-    u[i] = _mm512_unpacklo_epi64(t[i], t[i + 2]);      // dwords 0, 4 of rows i..i+3
-    u[i + 1] = _mm512_unpackhi_epi64(t[i], t[i + 2]);  // 1, 5
+    u[i] = _mm512_unpacklo_epi64(t[i], t[i + 2]);          // dwords 0, 4 of rows i..i+3
+    u[i + 1] = _mm512_unpackhi_epi64(t[i], t[i + 2]);      // 1, 5
     u[i + 2] = _mm512_unpacklo_epi64(t[i + 1], t[i + 3]);  // 2, 6
     u[i + 3] = _mm512_unpackhi_epi64(t[i + 1], t[i + 3]);  // 3, 7
   }
@@ -69,8 +69,8 @@ inline int32_t XDword(const int8_t* x, int32_t k, int32_t depth) {
 }
 
 template <int32_t kRows>
-void Panel(int32_t depth, const int8_t* x, int32_t x_stride, const int32_t* x_sums,
-           const int8_t* w, int32_t w_stride, int32_t count, int32_t* acc, int32_t acc_stride) {
+void Panel(int32_t depth, const int8_t* x, int32_t x_stride, const int32_t* x_sums, const int8_t* w,
+           int32_t w_stride, int32_t count, int32_t* acc, int32_t acc_stride) {
   __m512i sum[kRows];
 #pragma GCC unroll 16
   for (int32_t r = 0; r < kRows; ++r) sum[r] = _mm512_setzero_si512();
@@ -105,7 +105,8 @@ void Panel(int32_t depth, const int8_t* x, int32_t x_stride, const int32_t* x_su
   for (int32_t r = 0; r < kRows; ++r) {
     // 128 * sum(x), modulo 2^32 like the sums.
     const uint32_t correction = static_cast<uint32_t>(x_sums[r]) << 7;
-    const __m512i result = _mm512_sub_epi32(sum[r], _mm512_set1_epi32(static_cast<int32_t>(correction)));
+    const __m512i result =
+        _mm512_sub_epi32(sum[r], _mm512_set1_epi32(static_cast<int32_t>(correction)));
     _mm512_mask_storeu_epi32(acc + static_cast<int64_t>(r) * acc_stride, store, result);
   }
 }
@@ -113,8 +114,9 @@ void Panel(int32_t depth, const int8_t* x, int32_t x_stride, const int32_t* x_su
 }  // namespace
 
 void DotS8PanelAvx512Vnni(int32_t rows, int32_t depth, const int8_t* x, int32_t x_stride,
-                          const int32_t* x_sums, const int8_t* w, int32_t w_stride,
-                          int32_t count, int32_t* acc, int32_t acc_stride) {
+                          const int32_t* x_sums, const int8_t* w, int32_t w_stride, int32_t count,
+                          int32_t* acc, int32_t acc_stride) {
+  // clang-format off
   switch (rows) {
 #define EDGENMT_PANEL_ROWS(n) \
   case n: return Panel<n>(depth, x, x_stride, x_sums, w, w_stride, count, acc, acc_stride);
@@ -125,6 +127,7 @@ void DotS8PanelAvx512Vnni(int32_t rows, int32_t depth, const int8_t* x, int32_t 
     default: return Panel<16>(depth, x, x_stride, x_sums, w, w_stride, count, acc, acc_stride);
 #undef EDGENMT_PANEL_ROWS
   }
+  // clang-format on
 }
 
 }  // namespace simd

@@ -1,5 +1,5 @@
-// The scalar fixed-point primitives of edgenmt/internal/fixed_point.h that the exp needs, on 8 int32
-// lanes of AVX2, bit-exact. AVX2 has no 32x32 -> high-32 product and no 64-bit arithmetic
+// The scalar fixed-point primitives of edgenmt/internal/fixed_point.h that the exp needs, on 8
+// int32 lanes of AVX2, bit-exact. AVX2 has no 32x32 -> high-32 product and no 64-bit arithmetic
 // shift, so SaturatingRoundingDoublingHighMul forms the even and odd lanes' exact 64-bit
 // products (vpmuldq) and takes bits 31-62 of each after the nudge; everything else stays in
 // 32 bits where the scalar code's values fit (noted). Each function mirrors the scalar one with
@@ -31,9 +31,11 @@ inline V SaturatingRoundingDoublingHighMul(V a, V b) {
   const V nudge = _mm256_set1_epi64x(int64_t{1} << 30);
   const V even = _mm256_srli_epi64(_mm256_add_epi64(_mm256_mul_epi32(a, b), nudge), 31);
   const V odd = _mm256_srli_epi64(
-      _mm256_add_epi64(_mm256_mul_epi32(_mm256_srli_epi64(a, 32), _mm256_srli_epi64(b, 32)), nudge), 31);
+      _mm256_add_epi64(_mm256_mul_epi32(_mm256_srli_epi64(a, 32), _mm256_srli_epi64(b, 32)), nudge),
+      31);
   const V product = _mm256_blend_epi32(even, _mm256_slli_epi64(odd, 32), 0xAA);
-  const V both_min = _mm256_and_si256(_mm256_cmpeq_epi32(a, Set(INT32_MIN)), _mm256_cmpeq_epi32(b, Set(INT32_MIN)));
+  const V both_min = _mm256_and_si256(_mm256_cmpeq_epi32(a, Set(INT32_MIN)),
+                                      _mm256_cmpeq_epi32(b, Set(INT32_MIN)));
   return _mm256_blendv_epi8(product, Set(kQ31One), both_min);
 }
 
@@ -43,7 +45,8 @@ inline V SaturationOf(V x) { return _mm256_xor_si256(_mm256_srai_epi32(x, 31), S
 inline V SaturatingAdd(V a, V b) {
   const V sum = _mm256_add_epi32(a, b);
   // Overflow: a and b share a sign that the sum lacks.
-  const V overflow = _mm256_srai_epi32(_mm256_and_si256(_mm256_xor_si256(a, sum), _mm256_xor_si256(b, sum)), 31);
+  const V overflow =
+      _mm256_srai_epi32(_mm256_and_si256(_mm256_xor_si256(a, sum), _mm256_xor_si256(b, sum)), 31);
   return _mm256_blendv_epi8(sum, SaturationOf(a), overflow);
 }
 
@@ -60,7 +63,8 @@ inline V SaturatingLeftShift(V x, V exponent) {
 inline V RoundingDivideByPOT(V x, V exponent) {
   const V mask = _mm256_sub_epi32(_mm256_sllv_epi32(Set(1), exponent), Set(1));
   const V remainder = _mm256_and_si256(x, mask);
-  const V threshold = _mm256_sub_epi32(_mm256_srai_epi32(mask, 1), _mm256_srai_epi32(x, 31));  // +1 if x < 0
+  const V threshold =
+      _mm256_sub_epi32(_mm256_srai_epi32(mask, 1), _mm256_srai_epi32(x, 31));  // +1 if x < 0
   const V shifted = _mm256_srav_epi32(x, exponent);
   return _mm256_sub_epi32(shifted, _mm256_cmpgt_epi32(remainder, threshold));
 }
@@ -74,7 +78,8 @@ inline V MultiplyByQuantizedMultiplier(V x, V multiplier, V shift) {
   const V zero = _mm256_setzero_si256();
   const V left = _mm256_max_epi32(shift, zero);
   const V right = _mm256_max_epi32(_mm256_sub_epi32(zero, shift), zero);
-  return RoundingDivideByPOT(SaturatingRoundingDoublingHighMul(SaturatingLeftShift(x, left), multiplier), right);
+  return RoundingDivideByPOT(
+      SaturatingRoundingDoublingHighMul(SaturatingLeftShift(x, left), multiplier), right);
 }
 
 // The lane operations of fixed_point_exp_lanes.h.

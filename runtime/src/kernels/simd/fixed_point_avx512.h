@@ -1,5 +1,5 @@
-// The scalar fixed-point primitives of edgenmt/internal/fixed_point.h on 8 int32 values at once, each
-// held sign-extended in a 64-bit lane of an AVX-512 register so that 32x32 -> 64-bit products
+// The scalar fixed-point primitives of edgenmt/internal/fixed_point.h on 8 int32 values at once,
+// each held sign-extended in a 64-bit lane of an AVX-512 register so that 32x32 -> 64-bit products
 // and roundings are exactly the scalar ones. Included only by AVX-512 files (cell_avx512.cc,
 // requantize_avx512.cc); everything is in an anonymous namespace, so no copy can leave them.
 #ifndef EDGENMT_KERNELS_SIMD_FIXED_POINT_AVX512_H_
@@ -21,7 +21,9 @@ constexpr int64_t kQ31One = kInt32Max;
 constexpr int64_t kQ31Half = int64_t{1} << 30;
 
 inline V Set(int64_t v) { return _mm512_set1_epi64(v); }
-inline V Clamp(V x, int64_t lo, int64_t hi) { return _mm512_min_epi64(_mm512_max_epi64(x, Set(lo)), Set(hi)); }
+inline V Clamp(V x, int64_t lo, int64_t hi) {
+  return _mm512_min_epi64(_mm512_max_epi64(x, Set(lo)), Set(hi));
+}
 
 // round(a * b / 2^31), ties up. The scalar version adds 2^30 (or 1 - 2^30 for a negative
 // product) and divides truncating toward zero; for a negative product that is
@@ -50,7 +52,8 @@ inline V RoundingDivideByPOT(V x, V exponent) {
 inline V RoundingDivideByPOT(V x, int exponent) {
   if (exponent <= 0) return x;
   const V negative_one = _mm512_srai_epi64(x, 63);  // -1 where x < 0, else 0
-  const V biased = _mm512_add_epi64(_mm512_add_epi64(x, Set(int64_t{1} << (exponent - 1))), negative_one);
+  const V biased =
+      _mm512_add_epi64(_mm512_add_epi64(x, Set(int64_t{1} << (exponent - 1))), negative_one);
   return _mm512_sra_epi64(biased, _mm_cvtsi32_si128(exponent));
 }
 
@@ -67,8 +70,10 @@ inline V SaturatingLeftShift(V x, int exponent) {
 // MultiplyByQuantizedMultiplier with per-lane multipliers and shifts (shift in [-31, 30]).
 inline V MultiplyByQuantizedMultiplier(V x, V multiplier, V shift) {
   const V left = _mm512_max_epi64(shift, _mm512_setzero_si512());
-  const V right = _mm512_max_epi64(_mm512_sub_epi64(_mm512_setzero_si512(), shift), _mm512_setzero_si512());
-  return RoundingDivideByPOT(SaturatingRoundingDoublingHighMul(SaturatingLeftShift(x, left), multiplier), right);
+  const V right =
+      _mm512_max_epi64(_mm512_sub_epi64(_mm512_setzero_si512(), shift), _mm512_setzero_si512());
+  return RoundingDivideByPOT(
+      SaturatingRoundingDoublingHighMul(SaturatingLeftShift(x, left), multiplier), right);
 }
 
 inline V LoadS32(const int32_t* p) {

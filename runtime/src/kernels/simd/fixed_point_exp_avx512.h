@@ -28,7 +28,8 @@ struct Avx512Lanes {
     return _mm512_mask_blend_epi64(_mm512_test_epi64_mask(x, Set(bits)), otherwise, if_set);
   }
   static V SelectWhereNonNegative(V a, V if_set, V otherwise) {
-    return _mm512_mask_blend_epi64(_mm512_cmpge_epi64_mask(a, _mm512_setzero_si512()), otherwise, if_set);
+    return _mm512_mask_blend_epi64(_mm512_cmpge_epi64_mask(a, _mm512_setzero_si512()), otherwise,
+                                   if_set);
   }
 };
 

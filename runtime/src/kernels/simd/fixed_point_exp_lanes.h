@@ -1,6 +1,6 @@
 // fxp::ExpOnIntervalNegativeQuarterTo0Q31 and fxp::ExpOnNegativeValuesQ31
-// (edgenmt/internal/fixed_point_functions.h) written once over an instruction set's lanes, bit-exact.
-// L, the including file's lane operations (its fixed-point header, anonymous namespace):
+// (edgenmt/internal/fixed_point_functions.h) written once over an instruction set's lanes,
+// bit-exact. L, the including file's lane operations (its fixed-point header, anonymous namespace):
 //   V;  Set(int32_t);  Add, Sub, And (V, V);  ShiftLeft(V, int), exact for the values here;
 //   SaturatingRoundingDoublingHighMul(V, V);  RoundingDivideByPOT(V, int), ties away from zero;
 //   SelectWhereAnyBit(V x, int32_t bits, V if_set, V otherwise): lanes where x & bits != 0;
@@ -44,16 +44,18 @@ inline typename L::V ExpOnNegativeValuesQ31Lanes(typename L::V a, int int_bits) 
                                                39332535,   720401,     242};
   const int frac_bits = 31 - int_bits;
   const int32_t one_quarter = int32_t{1} << (frac_bits - 2);
-  const V a_mod_quarter_minus_quarter = L::Sub(L::And(a, L::Set(one_quarter - 1)), L::Set(one_quarter));
+  const V a_mod_quarter_minus_quarter =
+      L::Sub(L::And(a, L::Set(one_quarter - 1)), L::Set(one_quarter));
   // In [-2^(frac_bits - 2), 0): the scalar code's 64-bit product by 2^int_bits fits 32 bits.
-  V result = ExpOnIntervalNegativeQuarterTo0Q31Lanes<L>(L::ShiftLeft(a_mod_quarter_minus_quarter, int_bits));
+  V result = ExpOnIntervalNegativeQuarterTo0Q31Lanes<L>(
+      L::ShiftLeft(a_mod_quarter_minus_quarter, int_bits));
   const V remainder = L::Sub(a_mod_quarter_minus_quarter, a);  // >= 0 where a < 0
   for (int k = -2; k <= 4 && k < int_bits; ++k) {
     const int bit = frac_bits + k;
     if (bit > 30) break;
-    result = L::SelectWhereAnyBit(remainder, int32_t{1} << bit,
-                                  L::SaturatingRoundingDoublingHighMul(result, L::Set(kExpMinusPow2[k + 2])),
-                                  result);
+    result = L::SelectWhereAnyBit(
+        remainder, int32_t{1} << bit,
+        L::SaturatingRoundingDoublingHighMul(result, L::Set(kExpMinusPow2[k + 2])), result);
   }
   // Any bit for k > 4 (exp(-32) and below) makes the scalar loop return 0: one test for all.
   if (int_bits > 5 && frac_bits + 5 <= 30) {

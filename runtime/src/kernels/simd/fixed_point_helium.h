@@ -1,6 +1,6 @@
-// The scalar fixed-point primitives of edgenmt/internal/fixed_point.h on 4 int32 lanes of Helium (MVE),
-// bit-exact: VQRDMULH is fxp::SaturatingRoundingDoublingHighMul, VQSHL a saturating left shift,
-// and a rounding shift (ties up) of x - [x < 0] is fxp::RoundingDivideByPOT (ties away from
+// The scalar fixed-point primitives of edgenmt/internal/fixed_point.h on 4 int32 lanes of Helium
+// (MVE), bit-exact: VQRDMULH is fxp::SaturatingRoundingDoublingHighMul, VQSHL a saturating left
+// shift, and a rounding shift (ties up) of x - [x < 0] is fxp::RoundingDivideByPOT (ties away from
 // zero); the exp is fixed_point_exp_lanes.h's over these lanes. Included only by the Helium
 // files; anonymous namespace, like fixed_point_neon.h.
 #ifndef EDGENMT_KERNELS_SIMD_FIXED_POINT_HELIUM_H_

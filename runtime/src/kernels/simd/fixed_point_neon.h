@@ -83,7 +83,8 @@ inline V ExpOnNegativeValuesQ31(V a, int int_bits) {
 inline V OneOverOnePlusXQ31(V x) {
   // (x + 2^31) / 2 for x in [-2^31, 2^31): floor(x / 2) + 2^30 (the scalar code uses 64 bits).
   const V half_denominator = vaddq_s32(vshrq_n_s32(x, 1), Set(1 << 30));
-  V r = vaddq_s32(Set(1515870810), SaturatingRoundingDoublingHighMul(half_denominator, Set(-1010580540)));
+  V r = vaddq_s32(Set(1515870810),
+                  SaturatingRoundingDoublingHighMul(half_denominator, Set(-1010580540)));
   for (int i = 0; i < 3; ++i) {
     const V d_times_r = SaturatingRoundingDoublingHighMul(half_denominator, r);
     const V one_minus = vsubq_s32(Set(1 << 29), d_times_r);

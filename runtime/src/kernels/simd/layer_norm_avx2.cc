@@ -18,8 +18,8 @@ inline float Sum8(__m256 v) {
 
 }  // namespace
 
-void LayerNormF32Avx2(int32_t n, const float* x, const float* gain, const float* shift,
-                      float eps, float* y) {
+void LayerNormF32Avx2(int32_t n, const float* x, const float* gain, const float* shift, float eps,
+                      float* y) {
   __m256 acc = _mm256_setzero_ps();
   int32_t i = 0;
   for (; i + 8 <= n; i += 8) acc = _mm256_add_ps(acc, _mm256_loadu_ps(x + i));

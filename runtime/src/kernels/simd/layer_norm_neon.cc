@@ -16,8 +16,8 @@ inline float Sum4(float32x4_t v) {
 
 }  // namespace
 
-void LayerNormF32Neon(int32_t n, const float* x, const float* gain, const float* shift,
-                      float eps, float* y) {
+void LayerNormF32Neon(int32_t n, const float* x, const float* gain, const float* shift, float eps,
+                      float* y) {
   float32x4_t acc = vdupq_n_f32(0.0f);
   int32_t i = 0;
   for (; i + 4 <= n; i += 4) acc = vaddq_f32(acc, vld1q_f32(x + i));

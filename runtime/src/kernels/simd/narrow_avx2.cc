@@ -14,7 +14,8 @@ namespace simd {
 void NarrowS32S16Avx2(int32_t n, const int32_t* x, int32_t shift, int16_t* y) {
   int32_t i = 0;
   for (; i + 8 <= n; i += 8) {
-    const V v = RoundingDivideByPOT(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(x + i)), shift);
+    const V v =
+        RoundingDivideByPOT(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(x + i)), shift);
     const __m256i packed = _mm256_permute4x64_epi64(_mm256_packs_epi32(v, v), 0x08);
     _mm_storeu_si128(reinterpret_cast<__m128i*>(y + i), _mm256_castsi256_si128(packed));
   }
@@ -33,7 +34,8 @@ void RequantizeS16S8Avx2(int32_t n, const int16_t* x, int32_t shift, int8_t* y) 
     const V v = RoundingDivideByPOT(
         _mm256_cvtepi16_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(x + i))), shift);
     // int32 -> int16 -> int8, each saturating: the same as saturating to int8 at once.
-    const __m128i s16 = _mm256_castsi256_si128(_mm256_permute4x64_epi64(_mm256_packs_epi32(v, v), 0x08));
+    const __m128i s16 =
+        _mm256_castsi256_si128(_mm256_permute4x64_epi64(_mm256_packs_epi32(v, v), 0x08));
     _mm_storel_epi64(reinterpret_cast<__m128i*>(y + i), _mm_packs_epi16(s16, s16));
   }
   if (i < n) {

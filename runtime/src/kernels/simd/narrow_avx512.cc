@@ -23,7 +23,9 @@ inline W RoundingDivideByPOT(W x, int exponent) {
   return _mm512_mask_add_epi32(shifted, up, shifted, _mm512_set1_epi32(1));
 }
 
-inline __mmask16 TailMask(int32_t left) { return left >= 16 ? 0xFFFFu : static_cast<__mmask16>((1u << left) - 1); }
+inline __mmask16 TailMask(int32_t left) {
+  return left >= 16 ? 0xFFFFu : static_cast<__mmask16>((1u << left) - 1);
+}
 
 }  // namespace
 
@@ -31,16 +33,18 @@ void NarrowS32S16Avx512(int32_t n, const int32_t* x, int32_t shift, int16_t* y) 
   for (int32_t i = 0; i < n; i += 16) {
     const __mmask16 mask = TailMask(n - i);
     const W v = RoundingDivideByPOT(_mm512_maskz_loadu_epi32(mask, x + i), shift);
-    _mm512_mask_storeu_epi16(y + i, mask, _mm512_castsi256_si512(_mm512_cvtsepi32_epi16(v)));  // saturating
+    _mm512_mask_storeu_epi16(y + i, mask,
+                             _mm512_castsi256_si512(_mm512_cvtsepi32_epi16(v)));  // saturating
   }
 }
 
 void RequantizeS16S8Avx512(int32_t n, const int16_t* x, int32_t shift, int8_t* y) {
   for (int32_t i = 0; i < n; i += 16) {
     const __mmask16 mask = TailMask(n - i);
-    const W v = _mm512_cvtepi16_epi32(_mm512_castsi512_si256(_mm512_maskz_loadu_epi16(mask, x + i)));
-    _mm512_mask_storeu_epi8(y + i, mask,
-                            _mm512_castsi128_si512(_mm512_cvtsepi32_epi8(RoundingDivideByPOT(v, shift))));
+    const W v =
+        _mm512_cvtepi16_epi32(_mm512_castsi512_si256(_mm512_maskz_loadu_epi16(mask, x + i)));
+    _mm512_mask_storeu_epi8(
+        y + i, mask, _mm512_castsi128_si512(_mm512_cvtsepi32_epi8(RoundingDivideByPOT(v, shift))));
   }
 }
 

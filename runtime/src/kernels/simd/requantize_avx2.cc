@@ -17,10 +17,12 @@ void RequantizeColumnBlockAvx2(int32_t n, const int32_t* dots, const int32_t* mu
                                const int32_t* shift, int32_t shift_offset, const int32_t* bias,
                                bool accumulate, int32_t* y) {
   int32_t i = 0;
-  const auto load = [](const int32_t* p) { return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)); };
+  const auto load = [](const int32_t* p) {
+    return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
+  };
   for (; i + 8 <= n; i += 8) {
-    const V sh = _mm256_min_epi32(_mm256_max_epi32(_mm256_add_epi32(load(shift + i), Set(shift_offset)), Set(-31)),
-                                  Set(30));
+    const V sh = _mm256_min_epi32(
+        _mm256_max_epi32(_mm256_add_epi32(load(shift + i), Set(shift_offset)), Set(-31)), Set(30));
     V v = MultiplyByQuantizedMultiplier(load(dots + i), load(multiplier + i), sh);
     if (bias != nullptr) v = SaturatingAdd(v, load(bias + i));
     if (accumulate) v = SaturatingAdd(load(y + i), v);
@@ -35,7 +37,8 @@ void RequantizeColumnBlockAvx2(int32_t n, const int32_t* dots, const int32_t* mu
     memcpy(s, shift + i, bytes);
     if (bias != nullptr) memcpy(b, bias + i, bytes);
     if (accumulate) memcpy(out, y + i, bytes);
-    RequantizeColumnBlockAvx2(8, d, m, s, shift_offset, bias != nullptr ? b : nullptr, accumulate, out);
+    RequantizeColumnBlockAvx2(8, d, m, s, shift_offset, bias != nullptr ? b : nullptr, accumulate,
+                              out);
     memcpy(y + i, out, bytes);
   }
 }
@@ -49,15 +52,17 @@ namespace {
 inline __m128i SingleRounding4(__m128i x, __m256i multiplier, int32_t right) {
   const __m256i zero = _mm256_setzero_si256();
   const __m256i product = _mm256_mul_epi32(_mm256_cvtepi32_epi64(x), multiplier);
-  const __m256i biased = _mm256_add_epi64(_mm256_add_epi64(product, _mm256_set1_epi64x(int64_t{1} << (right - 1))),
-                                          _mm256_cmpgt_epi64(zero, product));  // -1 where p < 0
+  const __m256i biased =
+      _mm256_add_epi64(_mm256_add_epi64(product, _mm256_set1_epi64x(int64_t{1} << (right - 1))),
+                       _mm256_cmpgt_epi64(zero, product));  // -1 where p < 0
   const __m256i sign = _mm256_cmpgt_epi64(zero, biased);
   __m256i q = _mm256_or_si256(_mm256_srl_epi64(biased, _mm_cvtsi32_si128(right)),
                               _mm256_sll_epi64(sign, _mm_cvtsi32_si128(64 - right)));
   const __m256i hi = _mm256_set1_epi64x(INT32_MAX), lo = _mm256_set1_epi64x(INT32_MIN);
   q = _mm256_blendv_epi8(q, hi, _mm256_cmpgt_epi64(q, hi));
   q = _mm256_blendv_epi8(q, lo, _mm256_cmpgt_epi64(lo, q));
-  return _mm256_castsi256_si128(_mm256_permutevar8x32_epi32(q, _mm256_setr_epi32(0, 2, 4, 6, 0, 2, 4, 6)));
+  return _mm256_castsi256_si128(
+      _mm256_permutevar8x32_epi32(q, _mm256_setr_epi32(0, 2, 4, 6, 0, 2, 4, 6)));
 }
 
 }  // namespace
@@ -71,14 +76,17 @@ void RequantizeEmbeddingBlockAvx2(int32_t n, const int32_t* dots, int32_t id,
   constexpr int32_t kExtraBits = 6;  // kernels/product_outputs.h EmbeddingS32Output
   const int32_t right = 31 - (row_shift[id] + kExtraBits);
   const __m256i row_multiplier_v = _mm256_set1_epi64x(row_multiplier[id]);
-  const auto load = [](const int32_t* p) { return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)); };
+  const auto load = [](const int32_t* p) {
+    return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
+  };
   int32_t i = 0;
   for (; i + 8 <= n; i += 8) {
     V scaled = _mm256_setzero_si256();
     if (right <= 62) {
       const V d = load(dots + i);
-      scaled = _mm256_set_m128i(SingleRounding4(_mm256_extracti128_si256(d, 1), row_multiplier_v, right),
-                                SingleRounding4(_mm256_castsi256_si128(d), row_multiplier_v, right));
+      scaled =
+          _mm256_set_m128i(SingleRounding4(_mm256_extracti128_si256(d, 1), row_multiplier_v, right),
+                           SingleRounding4(_mm256_castsi256_si128(d), row_multiplier_v, right));
     }
     const V sh = _mm256_max_epi32(_mm256_sub_epi32(load(shift + i), Set(kExtraBits)), Set(-31));
     V v = MultiplyByQuantizedMultiplier(scaled, load(multiplier + i), sh);
@@ -92,7 +100,8 @@ void RequantizeEmbeddingBlockAvx2(int32_t n, const int32_t* dots, int32_t id,
     memcpy(m, multiplier + i, bytes);
     memcpy(s, shift + i, bytes);
     if (bias != nullptr) memcpy(b, bias + i, bytes);
-    RequantizeEmbeddingBlockAvx2(8, d, id, row_multiplier, row_shift, m, s, bias != nullptr ? b : nullptr, out);
+    RequantizeEmbeddingBlockAvx2(8, d, id, row_multiplier, row_shift, m, s,
+                                 bias != nullptr ? b : nullptr, out);
     memcpy(y + i, out, bytes);
   }
 }

@@ -65,15 +65,20 @@ inline W SaturatingLeftShiftW(W x, W exponent) {  // exponent in [0, 30]
 inline W SaturatingRoundingDoublingHighMulW(W a, W b) {
   const W nudge = _mm512_set1_epi64(int64_t{1} << 30);
   const W max = _mm512_set1_epi64(0x7FFFFFFF);
-  const W even = _mm512_min_epi64(_mm512_srai_epi64(_mm512_add_epi64(_mm512_mul_epi32(a, b), nudge), 31), max);
+  const W even =
+      _mm512_min_epi64(_mm512_srai_epi64(_mm512_add_epi64(_mm512_mul_epi32(a, b), nudge), 31), max);
   const W odd = _mm512_min_epi64(
-      _mm512_srai_epi64(_mm512_add_epi64(
-          _mm512_mul_epi32(_mm512_srli_epi64(a, 32), _mm512_srli_epi64(b, 32)), nudge), 31), max);
+      _mm512_srai_epi64(
+          _mm512_add_epi64(_mm512_mul_epi32(_mm512_srli_epi64(a, 32), _mm512_srli_epi64(b, 32)),
+                           nudge),
+          31),
+      max);
   return _mm512_mask_blend_epi32(0xAAAA, even, _mm512_slli_epi64(odd, 32));
 }
 
 inline W RoundingDivideByPOTW(W x, W exponent) {  // exponent in [0, 31]
-  const W mask = _mm512_sub_epi32(_mm512_sllv_epi32(_mm512_set1_epi32(1), exponent), _mm512_set1_epi32(1));
+  const W mask =
+      _mm512_sub_epi32(_mm512_sllv_epi32(_mm512_set1_epi32(1), exponent), _mm512_set1_epi32(1));
   const W remainder = _mm512_and_si512(x, mask);
   const W half = _mm512_srai_epi32(mask, 1);
   const W threshold = _mm512_sub_epi32(half, _mm512_srai_epi32(x, 31));  // + 1 where x < 0
@@ -86,8 +91,8 @@ inline W MultiplyByQuantizedMultiplierW(W x, W multiplier, W shift) {
   const W zero = _mm512_setzero_si512();
   const W left = _mm512_max_epi32(shift, zero);
   const W right = _mm512_max_epi32(_mm512_sub_epi32(zero, shift), zero);
-  return RoundingDivideByPOTW(SaturatingRoundingDoublingHighMulW(SaturatingLeftShiftW(x, left), multiplier),
-                              right);
+  return RoundingDivideByPOTW(
+      SaturatingRoundingDoublingHighMulW(SaturatingLeftShiftW(x, left), multiplier), right);
 }
 
 }  // namespace
@@ -98,7 +103,8 @@ void RequantizeColumnBlockAvx512(int32_t n, const int32_t* dots, const int32_t* 
   for (int32_t i = 0; i < n; i += 16) {
     const __mmask16 lanes = n - i >= 16 ? 0xFFFF : static_cast<__mmask16>((1u << (n - i)) - 1);
     const W sh = ClampW(_mm512_add_epi32(_mm512_maskz_loadu_epi32(lanes, shift + i),
-                                         _mm512_set1_epi32(shift_offset)), -31, 30);
+                                         _mm512_set1_epi32(shift_offset)),
+                        -31, 30);
     W v = MultiplyByQuantizedMultiplierW(_mm512_maskz_loadu_epi32(lanes, dots + i),
                                          _mm512_maskz_loadu_epi32(lanes, multiplier + i), sh);
     if (bias != nullptr) v = SaturatingAddW(v, _mm512_maskz_loadu_epi32(lanes, bias + i));
@@ -119,7 +125,8 @@ void RequantizeEmbeddingBlockAvx512(int32_t n, const int32_t* dots, int32_t id,
     const V product = _mm512_mul_epi32(LoadS32Partial(dots + i, lanes), row_multiplier_v);
     const V scaled = right > 62 ? _mm512_setzero_si512()
                                 : Clamp(RoundingDivideByPOT(product, right), kInt32Min, kInt32Max);
-    const V sh = _mm512_max_epi64(_mm512_sub_epi64(LoadS32Partial(shift + i, lanes), Set(kExtraBits)), Set(-31));
+    const V sh = _mm512_max_epi64(
+        _mm512_sub_epi64(LoadS32Partial(shift + i, lanes), Set(kExtraBits)), Set(-31));
     V v = MultiplyByQuantizedMultiplier(scaled, LoadS32Partial(multiplier + i, lanes), sh);
     if (bias != nullptr) v = SaturatingAdd(v, LoadS32Partial(bias + i, lanes));
     StoreS32Partial(y + i, v, lanes);

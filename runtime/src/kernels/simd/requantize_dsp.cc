@@ -4,7 +4,8 @@
 // product's rounding as an add with carry, and QADD (the saturating add these cores have) for
 // the bias and the accumulation. The portable code builds the same results from generic
 // 64-bit arithmetic at about three times the instructions.
-#if defined(__ARM_FEATURE_DSP) && !defined(__ARM_FEATURE_MVE) && !defined(__ARM_NEON) && !defined(__aarch64__)
+#if defined(__ARM_FEATURE_DSP) && !defined(__ARM_FEATURE_MVE) && !defined(__ARM_NEON) && \
+    !defined(__aarch64__)
 #include <arm_acle.h>
 
 #include "kernels/simd/simd_dsp.h"
@@ -65,10 +66,10 @@ void RequantizeColumns(int32_t n, const int32_t* dots, const int32_t* multiplier
 void RequantizeColumnBlockDsp(int32_t n, const int32_t* dots, const int32_t* multiplier,
                               const int32_t* shift, int32_t shift_offset, const int32_t* bias,
                               bool accumulate, int32_t* y) {
-  const auto columns = bias != nullptr ? (accumulate ? RequantizeColumns<true, true>
-                                                     : RequantizeColumns<true, false>)
-                                        : (accumulate ? RequantizeColumns<false, true>
-                                                      : RequantizeColumns<false, false>);
+  const auto columns =
+      bias != nullptr
+          ? (accumulate ? RequantizeColumns<true, true> : RequantizeColumns<true, false>)
+          : (accumulate ? RequantizeColumns<false, true> : RequantizeColumns<false, false>);
   columns(n, dots, multiplier, shift, shift_offset, bias, y);
 }
 

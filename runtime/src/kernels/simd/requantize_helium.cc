@@ -34,9 +34,8 @@ inline V LoopConstant() {
 
 // StoreStridedS32Output on the 4 outputs at the pointers.
 template <bool kBias, bool kAccumulate>
-inline void RequantizeColumns4(const int32_t* dots, const int32_t* multiplier,
-                               const int32_t* shift, int32_t shift_offset, const int32_t* bias,
-                               int32_t* y) {
+inline void RequantizeColumns4(const int32_t* dots, const int32_t* multiplier, const int32_t* shift,
+                               int32_t shift_offset, const int32_t* bias, int32_t* y) {
   const V sh = vaddq_n_s32(vldrwq_s32(shift), shift_offset);
   const V clamped = vminq_s32(vmaxq_s32(sh, LoopConstant<-31>()), LoopConstant<30>());
   V v = MultiplyByQuantizedMultiplier(vldrwq_s32(dots), vldrwq_s32(multiplier), clamped);
@@ -65,10 +64,10 @@ void RequantizeColumns(int32_t n, const int32_t* dots, const int32_t* multiplier
 void RequantizeColumnBlockHelium(int32_t n, const int32_t* dots, const int32_t* multiplier,
                                  const int32_t* shift, int32_t shift_offset, const int32_t* bias,
                                  bool accumulate, int32_t* y) {
-  const auto columns = bias != nullptr ? (accumulate ? RequantizeColumns<true, true>
-                                                     : RequantizeColumns<true, false>)
-                                        : (accumulate ? RequantizeColumns<false, true>
-                                                      : RequantizeColumns<false, false>);
+  const auto columns =
+      bias != nullptr
+          ? (accumulate ? RequantizeColumns<true, true> : RequantizeColumns<true, false>)
+          : (accumulate ? RequantizeColumns<false, true> : RequantizeColumns<false, false>);
   columns(n, dots, multiplier, shift, shift_offset, bias, y);
   for (int32_t i = n & ~3; i < n; ++i) {
     StoreStridedS32Output(dots[i], multiplier, shift, shift_offset, bias, i, accumulate, &y[i]);
@@ -115,12 +114,12 @@ inline V SingleRoundingRescaleNarrow(V x, V m, int32_t row_m, int32_t right) {
   const uint32x4_t sum_lo =
       vaddq_u32(lo, vreinterpretq_u32_s32(vaddq_n_s32(vshrq_n_s32(hi, 31), 1 << (right - 1))));
   const V sum_hi = vaddq_m_n_s32(hi, hi, 1, vcmphiq_u32(lo, sum_lo));  // the low word's carry
-  const V result_lo = vreinterpretq_s32_u32(
-      vorrq_u32(vshlq_r_u32(sum_lo, -right), vreinterpretq_u32_s32(vshlq_r_s32(sum_hi, 32 - right))));
+  const V result_lo = vreinterpretq_s32_u32(vorrq_u32(
+      vshlq_r_u32(sum_lo, -right), vreinterpretq_u32_s32(vshlq_r_s32(sum_hi, 32 - right))));
   const mve_pred16_t fits = vcmpeqq_s32(vshlq_r_s32(sum_hi, -right), vshrq_n_s32(result_lo, 31));
   // INT32_MAX + [sum < 0], wrapping: INT32_MIN for a negative product.
-  const V saturated =
-      vaddq_n_s32(vreinterpretq_s32_u32(vshrq_n_u32(vreinterpretq_u32_s32(sum_hi), 31)), 2147483647);
+  const V saturated = vaddq_n_s32(
+      vreinterpretq_s32_u32(vshrq_n_u32(vreinterpretq_u32_s32(sum_hi), 31)), 2147483647);
   return vpselq_s32(result_lo, saturated, fits);
 }
 
@@ -128,8 +127,8 @@ inline V SingleRoundingRescaleNarrow(V x, V m, int32_t row_m, int32_t right) {
 // [1, 31].
 template <bool kBias>
 inline void EmbeddingOutputs4(const int32_t* dots, int32_t row_m, int32_t right,
-                              const int32_t* multiplier, const int32_t* shift,
-                              const int32_t* bias, int32_t* y) {
+                              const int32_t* multiplier, const int32_t* shift, const int32_t* bias,
+                              int32_t* y) {
   constexpr int32_t kExtraBits = 6;  // as EmbeddingS32Output
   const V scaled = SingleRoundingRescaleNarrow(vldrwq_s32(dots), LoopVector(row_m), row_m, right);
   const V sh = vmaxq_s32(vsubq_n_s32(vldrwq_s32(shift), kExtraBits), LoopConstant<-31>());
@@ -178,7 +177,9 @@ void RequantizeEmbeddingBlockHelium(int32_t n, const int32_t* dots, int32_t id,
       for (int32_t l = 0; l < 4 && i + l < n; ++l) {
         const int64_t product = dots[i + l] * row_m;
         const int64_t r = right > 62 ? 0 : product;  // right <= 0: no shift (RoundingDivideByPOT64)
-        lanes[l] = r > 2147483647 ? 2147483647 : (r < -2147483647 - 1 ? -2147483647 - 1 : static_cast<int32_t>(r));
+        lanes[l] = r > 2147483647
+                       ? 2147483647
+                       : (r < -2147483647 - 1 ? -2147483647 - 1 : static_cast<int32_t>(r));
       }
       scaled = vldrwq_s32(lanes);
     }
@@ -220,8 +221,10 @@ void ScoreWindowS16Helium(const int16_t* query, const int16_t* memory, int32_t d
   for (int32_t s = lo; s <= hi; ++s) {
     const int16_t* h = memory + s * dim;
     int64_t acc = 0;
-    for (int32_t j = 0; j < full; j += 8) acc = vmlaldavaq_s16(acc, vldrhq_s16(query + j), vldrhq_s16(h + j));
-    if (full < dim) acc = vmlaldavaq_s16(acc, vldrhq_z_s16(query + full, p), vldrhq_z_s16(h + full, p));
+    for (int32_t j = 0; j < full; j += 8)
+      acc = vmlaldavaq_s16(acc, vldrhq_s16(query + j), vldrhq_s16(h + j));
+    if (full < dim)
+      acc = vmlaldavaq_s16(acc, vldrhq_z_s16(query + full, p), vldrhq_z_s16(h + full, p));
     scores[s] = ScaleScoreQ20(acc, to_q20);
   }
 }

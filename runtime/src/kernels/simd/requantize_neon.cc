@@ -92,7 +92,8 @@ void RequantizeEmbeddingBlockNeon(int32_t n, const int32_t* dots, int32_t id,
     int32_t d[4], m[4], s[4], b[4], out[4];
     const int32_t left = n - i;
     Embedding4(Padded(dots + i, left, d), row_m, right, exponent, Padded(multiplier + i, left, m),
-               Padded(shift + i, left, s), bias != nullptr ? Padded(bias + i, left, b) : nullptr, out);
+               Padded(shift + i, left, s), bias != nullptr ? Padded(bias + i, left, b) : nullptr,
+               out);
     for (int32_t t = 0; t < left; ++t) y[i + t] = out[t];
   }
 }

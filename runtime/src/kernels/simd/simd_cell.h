@@ -19,8 +19,8 @@ namespace simd {
 #if defined(__x86_64__)
 // Contracts of ref_lstm_cell_s16 and ref_tanh_s16 (kernels/kernels_s8.h); int bits outside
 // what the vector path handles (cell_int_bits / input_int_bits > 15) go to the reference.
-void LstmCellS16Avx512(int32_t hidden, const int16_t* gates, int32_t cell_int_bits,
-                       int16_t* cell, int8_t* h, int16_t* h16);
+void LstmCellS16Avx512(int32_t hidden, const int16_t* gates, int32_t cell_int_bits, int16_t* cell,
+                       int8_t* h, int16_t* h16);
 void TanhS16Avx512(int32_t n, const int16_t* x, int32_t input_int_bits, int16_t* y);
 // Contract of ref_gru_cell_s16: its Q31 logistic / tanh on 8 units at a time.
 void GruCellS16Avx512(int32_t hidden, const int16_t* gi, const int16_t* gh, int16_t* state,

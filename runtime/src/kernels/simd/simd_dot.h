@@ -60,9 +60,9 @@ using RequantizeColumnBlockFn = void (*)(int32_t n, const int32_t* dots, const i
                                          const int32_t* shift, int32_t shift_offset,
                                          const int32_t* bias, bool accumulate, int32_t* y);
 using RequantizeEmbeddingBlockFn = void (*)(int32_t n, const int32_t* dots, int32_t id,
-                                            const int32_t* row_multiplier,
-                                            const int32_t* row_shift, const int32_t* multiplier,
-                                            const int32_t* shift, const int32_t* bias, int32_t* y);
+                                            const int32_t* row_multiplier, const int32_t* row_shift,
+                                            const int32_t* multiplier, const int32_t* shift,
+                                            const int32_t* bias, int32_t* y);
 
 #if defined(__x86_64__)
 void RequantizeColumnBlockAvx512(int32_t n, const int32_t* dots, const int32_t* multiplier,
@@ -91,8 +91,8 @@ void HybridOutputBlockAvx512(int32_t n, const int32_t* dots, float x_scale, cons
 // The panel (DotS8PanelFn): 16 weight rows transposed in registers 32 bytes of depth at a
 // time, so each vpdpbusd takes one row's 4 activation bytes broadcast against 16 outputs.
 void DotS8PanelAvx512Vnni(int32_t rows, int32_t depth, const int8_t* x, int32_t x_stride,
-                          const int32_t* x_sums, const int8_t* w, int32_t w_stride,
-                          int32_t count, int32_t* acc, int32_t acc_stride);
+                          const int32_t* x_sums, const int8_t* w, int32_t w_stride, int32_t count,
+                          int32_t* acc, int32_t acc_stride);
 void DotF32Avx2Fma(int32_t depth, const float* x, const float* w, int32_t w_stride, int32_t count,
                    float* acc);
 float QuantizeRowAvx2(int32_t n, const float* x, int8_t* q);

@@ -1,7 +1,8 @@
 // The DSP-extension level of the SIMD backend (Armv7E-M / Armv8-M SIMD32: Cortex-M4, M7, M33):
 // its dot-product cores and the products' requantization (contracts of simd_dot.h).
 // Everything elementwise runs the portable kernels (the core has no vectors wider than
-// 2 x 16 bits; the cell's activations read the 2 KiB table either way). Bit-exact: tests/kernels_simd_test.cc in the Cortex-M7 firmware.
+// 2 x 16 bits; the cell's activations read the 2 KiB table either way). Bit-exact:
+// tests/kernels_simd_test.cc in the Cortex-M7 firmware.
 #ifndef EDGENMT_KERNELS_SIMD_SIMD_DSP_H_
 #define EDGENMT_KERNELS_SIMD_SIMD_DSP_H_
 
@@ -10,7 +11,8 @@
 namespace edgenmt {
 namespace simd {
 
-#if defined(__ARM_FEATURE_DSP) && !defined(__ARM_FEATURE_MVE) && !defined(__ARM_NEON) && !defined(__aarch64__)
+#if defined(__ARM_FEATURE_DSP) && !defined(__ARM_FEATURE_MVE) && !defined(__ARM_NEON) && \
+    !defined(__aarch64__)
 void DotS8Dsp(int32_t depth, const int8_t* x, const int8_t* w, int32_t w_stride, int32_t count,
               int32_t* acc);
 void DotF32Dsp(int32_t depth, const float* x, const float* w, int32_t w_stride, int32_t count,

@@ -1,9 +1,9 @@
 // The SIMD backend's kernel tables: the product kernels run an instruction set's dot-product
-// core (simd_dot.h) inside portable drivers (simd_product_drivers.h); cells, activations and requantization use a
-// level's vector versions where it has them; the rest are reference kernels, each named
-// (ReferenceForTheRest), so an operation that no level names is absent, not the reference. The
-// per-output arithmetic is kernels/product_outputs.h, shared with the reference, so integer
-// results are bit-identical to it and float ones differ only by summation order.
+// core (simd_dot.h) inside portable drivers (simd_product_drivers.h); cells, activations and
+// requantization use a level's vector versions where it has them; the rest are reference kernels,
+// each named (ReferenceForTheRest), so an operation that no level names is absent, not the
+// reference. The per-output arithmetic is kernels/product_outputs.h, shared with the reference, so
+// integer results are bit-identical to it and float ones differ only by summation order.
 #include "kernels/kernel_table_builder.h"
 #include "kernels/product_outputs.h"
 #include "kernels/simd/activation_table_s16.h"
@@ -76,8 +76,10 @@ struct Avx2Fma : ReferenceForTheRest {
   static constexpr simd::DotS8RowsFn kDotS8Rows = DotRowsOneByOne<simd::DotS8Avx2>;
   static constexpr simd::QuantizeRowFn kQuantizeRow = simd::QuantizeRowAvx2;
   static constexpr simd::HybridOutputBlockFn kHybridOutputBlock = simd::HybridOutputBlockAvx2;
-  static constexpr simd::RequantizeColumnBlockFn kRequantizeColumnBlock = simd::RequantizeColumnBlockAvx2;
-  static constexpr simd::RequantizeEmbeddingBlockFn kRequantizeEmbeddingBlock = simd::RequantizeEmbeddingBlockAvx2;
+  static constexpr simd::RequantizeColumnBlockFn kRequantizeColumnBlock =
+      simd::RequantizeColumnBlockAvx2;
+  static constexpr simd::RequantizeEmbeddingBlockFn kRequantizeEmbeddingBlock =
+      simd::RequantizeEmbeddingBlockAvx2;
   EDGENMT_PROVIDE_KERNEL(sigmoid_f32, simd::SigmoidF32Avx2);
   EDGENMT_PROVIDE_KERNEL(tanh_f32, simd::TanhF32Avx2);
   EDGENMT_PROVIDE_KERNEL(lstm_cell_s16, simd::LstmCellS16Table);
@@ -108,7 +110,8 @@ struct Avx512Vnni : Avx2Fma {
   static constexpr bool kHasPanel = true;
   static constexpr simd::DotS8PanelFn kDotS8Panel = simd::DotS8PanelAvx512Vnni;
   static constexpr simd::HybridOutputBlockFn kHybridOutputBlock = simd::HybridOutputBlockAvx512;
-  static constexpr simd::RequantizeColumnBlockFn kRequantizeColumnBlock = simd::RequantizeColumnBlockAvx512;
+  static constexpr simd::RequantizeColumnBlockFn kRequantizeColumnBlock =
+      simd::RequantizeColumnBlockAvx512;
   static constexpr simd::RequantizeEmbeddingBlockFn kRequantizeEmbeddingBlock =
       simd::RequantizeEmbeddingBlockAvx512;
   EDGENMT_PROVIDE_KERNEL(sigmoid_f32, simd::SigmoidF32Avx512);
@@ -138,7 +141,8 @@ struct Neon : ReferenceForTheRest {
   // ARMv7 NEON flushes subnormal floats to zero; the scalar VFP code is IEEE.
   static constexpr simd::HybridOutputBlockFn kHybridOutputBlock = HybridOutputBlock;
 #endif
-  static constexpr simd::RequantizeColumnBlockFn kRequantizeColumnBlock = simd::RequantizeColumnBlockNeon;
+  static constexpr simd::RequantizeColumnBlockFn kRequantizeColumnBlock =
+      simd::RequantizeColumnBlockNeon;
   static constexpr simd::RequantizeEmbeddingBlockFn kRequantizeEmbeddingBlock =
       simd::RequantizeEmbeddingBlockNeon;
   EDGENMT_PROVIDE_KERNEL(sigmoid_f32, simd::SigmoidF32Neon);
@@ -185,7 +189,8 @@ struct Helium : ReferenceForTheRest {
   static constexpr simd::DotS8RowsFn kDotS8Rows = simd::DotS8RowsHelium;
   static constexpr simd::QuantizeRowFn kQuantizeRow = ref_quantize_row_f32_s8;
   static constexpr simd::HybridOutputBlockFn kHybridOutputBlock = HybridOutputBlock;
-  static constexpr simd::RequantizeColumnBlockFn kRequantizeColumnBlock = simd::RequantizeColumnBlockHelium;
+  static constexpr simd::RequantizeColumnBlockFn kRequantizeColumnBlock =
+      simd::RequantizeColumnBlockHelium;
   static constexpr simd::RequantizeEmbeddingBlockFn kRequantizeEmbeddingBlock =
       simd::RequantizeEmbeddingBlockHelium;
   EDGENMT_PROVIDE_REFERENCE_KERNEL(sigmoid_f32);
@@ -208,7 +213,8 @@ struct Helium : ReferenceForTheRest {
 };
 #endif
 
-#if defined(__ARM_FEATURE_DSP) && !defined(__ARM_FEATURE_MVE) && !defined(__ARM_NEON) && !defined(__aarch64__)
+#if defined(__ARM_FEATURE_DSP) && !defined(__ARM_FEATURE_MVE) && !defined(__ARM_NEON) && \
+    !defined(__aarch64__)
 // Cortex-M4 / M7 / M33: the products and the Transformer's attention on SMLAD, the products'
 // requantization on SMULL / QADD; the rest portable.
 struct Dsp : ReferenceForTheRest {
@@ -217,7 +223,8 @@ struct Dsp : ReferenceForTheRest {
   static constexpr simd::DotS8RowsFn kDotS8Rows = DotRowsOneByOne<simd::DotS8Dsp>;
   static constexpr simd::QuantizeRowFn kQuantizeRow = ref_quantize_row_f32_s8;
   static constexpr simd::HybridOutputBlockFn kHybridOutputBlock = HybridOutputBlock;
-  static constexpr simd::RequantizeColumnBlockFn kRequantizeColumnBlock = simd::RequantizeColumnBlockDsp;
+  static constexpr simd::RequantizeColumnBlockFn kRequantizeColumnBlock =
+      simd::RequantizeColumnBlockDsp;
   static constexpr simd::RequantizeEmbeddingBlockFn kRequantizeEmbeddingBlock =
       simd::RequantizeEmbeddingBlockDsp;
   EDGENMT_PROVIDE_REFERENCE_KERNEL(sigmoid_f32);
@@ -263,7 +270,8 @@ Status GetSimdKernelTable(SimdLevel level, const KernelTable** out) {
 #if defined(__ARM_FEATURE_MVE)
     case SimdLevel::kHelium: *out = TableOf<Helium>(); return Status::kOk;
 #endif
-#if defined(__ARM_FEATURE_DSP) && !defined(__ARM_FEATURE_MVE) && !defined(__ARM_NEON) && !defined(__aarch64__)
+#if defined(__ARM_FEATURE_DSP) && !defined(__ARM_FEATURE_MVE) && !defined(__ARM_NEON) && \
+    !defined(__aarch64__)
     case SimdLevel::kDsp: *out = TableOf<Dsp>(); return Status::kOk;
 #endif
     default: return Status::kUnsupported;

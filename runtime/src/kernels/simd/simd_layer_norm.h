@@ -15,15 +15,15 @@ namespace simd {
 
 #if defined(__x86_64__)
 EDGENMT_TRANSFORMER_KERNEL
-void LayerNormF32Avx2(int32_t n, const float* x, const float* gain, const float* shift,
-                      float eps, float* y);
+void LayerNormF32Avx2(int32_t n, const float* x, const float* gain, const float* shift, float eps,
+                      float* y);
 EDGENMT_TRANSFORMER_KERNEL
 void ReluF32Avx2(int32_t n, const float* x, float* y);
 #endif
 #if defined(__ARM_NEON)
 EDGENMT_TRANSFORMER_KERNEL
-void LayerNormF32Neon(int32_t n, const float* x, const float* gain, const float* shift,
-                      float eps, float* y);
+void LayerNormF32Neon(int32_t n, const float* x, const float* gain, const float* shift, float eps,
+                      float* y);
 EDGENMT_TRANSFORMER_KERNEL
 void ReluF32Neon(int32_t n, const float* x, float* y);
 #endif

@@ -33,8 +33,7 @@ bool CpuHas(SimdLevel level) {
              __builtin_cpu_supports("avx512vnni");
 #endif
 #if defined(__ARM_NEON)
-    case SimdLevel::kNeon:
-      return true;
+    case SimdLevel::kNeon: return true;
 #endif
 #if defined(__aarch64__)
     case SimdLevel::kNeonDotprod:
@@ -47,15 +46,13 @@ bool CpuHas(SimdLevel level) {
 #endif
 #endif
 #if defined(__ARM_FEATURE_MVE)
-    case SimdLevel::kHelium:
-      return true;
+    case SimdLevel::kHelium: return true;
 #endif
-#if defined(__ARM_FEATURE_DSP) && !defined(__ARM_FEATURE_MVE) && !defined(__ARM_NEON) && !defined(__aarch64__)
-    case SimdLevel::kDsp:
-      return true;
+#if defined(__ARM_FEATURE_DSP) && !defined(__ARM_FEATURE_MVE) && !defined(__ARM_NEON) && \
+    !defined(__aarch64__)
+    case SimdLevel::kDsp: return true;
 #endif
-    default:
-      return false;
+    default: return false;
   }
 }
 
@@ -83,13 +80,14 @@ SimdLevel BestSimdLevel() {
   const char* forced = getenv("EDGENMT_FORCE_ISA");
   if (forced != nullptr && forced[0] != '\0') {
     for (SimdLevel level : kSimdLevels) {
-      if (strcmp(forced, SimdLevelName(level)) == 0) return CpuHas(level) ? level : SimdLevel::kNone;
+      if (strcmp(forced, SimdLevelName(level)) == 0)
+        return CpuHas(level) ? level : SimdLevel::kNone;
     }
     return SimdLevel::kNone;
   }
-  constexpr SimdLevel kFastestFirst[] = {SimdLevel::kAvx512Vnni, SimdLevel::kAvx2Fma,
+  constexpr SimdLevel kFastestFirst[] = {SimdLevel::kAvx512Vnni,  SimdLevel::kAvx2Fma,
                                          SimdLevel::kNeonDotprod, SimdLevel::kNeon,
-                                         SimdLevel::kHelium, SimdLevel::kDsp};
+                                         SimdLevel::kHelium,      SimdLevel::kDsp};
   for (SimdLevel level : kFastestFirst) {
     if (CpuHas(level)) return level;
   }

@@ -14,17 +14,17 @@ namespace edgenmt {
 
 enum class SimdLevel : uint8_t {
   kNone = 0,
-  kAvx2Fma = 1,     // x86-64: AVX2 int8 (vpmaddwd) and FMA float32
-  kAvx512Vnni = 2,  // x86-64: AVX-512 VNNI int8 (vpdpbusd), FMA float32
-  kNeon = 3,        // ARMv7-A / ARMv8-A NEON
-  kNeonDotprod = 4, // ARMv8.2-A dot product (SDOT) int8, NEON float32
-  kHelium = 5,      // Armv8.1-M MVE (Helium: Cortex-M55, M85), integer and float
-  kDsp = 6,         // Armv7E-M / Armv8-M DSP extension (SIMD32: Cortex-M4, M7, M33), SMLAD
+  kAvx2Fma = 1,      // x86-64: AVX2 int8 (vpmaddwd) and FMA float32
+  kAvx512Vnni = 2,   // x86-64: AVX-512 VNNI int8 (vpdpbusd), FMA float32
+  kNeon = 3,         // ARMv7-A / ARMv8-A NEON
+  kNeonDotprod = 4,  // ARMv8.2-A dot product (SDOT) int8, NEON float32
+  kHelium = 5,       // Armv8.1-M MVE (Helium: Cortex-M55, M85), integer and float
+  kDsp = 6,          // Armv7E-M / Armv8-M DSP extension (SIMD32: Cortex-M4, M7, M33), SMLAD
 };
 
-constexpr SimdLevel kSimdLevels[] = {SimdLevel::kAvx2Fma,     SimdLevel::kAvx512Vnni,
-                                     SimdLevel::kNeon,        SimdLevel::kNeonDotprod,
-                                     SimdLevel::kHelium,      SimdLevel::kDsp};
+constexpr SimdLevel kSimdLevels[] = {SimdLevel::kAvx2Fma, SimdLevel::kAvx512Vnni,
+                                     SimdLevel::kNeon,    SimdLevel::kNeonDotprod,
+                                     SimdLevel::kHelium,  SimdLevel::kDsp};
 
 // "avx2-fma", "avx512-vnni", "neon", "neon-dotprod", "helium", "dsp"; "none" for kNone and
 // unknown values. The microcontroller levels are fixed by the build's -mcpu (no run-time

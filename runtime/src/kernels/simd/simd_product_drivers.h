@@ -44,10 +44,11 @@ void DotRowsOneByOne(int32_t rows, int32_t depth, const int8_t* x, int32_t x_str
 
 // The portable output steps, for the levels without vector ones (unused in builds that have
 // none of those levels).
-[[maybe_unused]]
-inline void HybridOutputBlock(int32_t n, const int32_t* dots, float x_scale, const float* w_scales,
-                       const float* bias, bool accumulate, float* y) {
-  for (int32_t i = 0; i < n; ++i) StoreHybridOutput(dots[i], x_scale, w_scales, bias, i, accumulate, &y[i]);
+[[maybe_unused]] inline void HybridOutputBlock(int32_t n, const int32_t* dots, float x_scale,
+                                               const float* w_scales, const float* bias,
+                                               bool accumulate, float* y) {
+  for (int32_t i = 0; i < n; ++i)
+    StoreHybridOutput(dots[i], x_scale, w_scales, bias, i, accumulate, &y[i]);
 }
 
 // Unrolled on aarch64 only (fewer loop instructions per word); the boards keep the code small.
@@ -60,35 +61,36 @@ inline void HybridOutputBlock(int32_t n, const int32_t* dots, float x_scale, con
 // StoreF32Output's arithmetic over a row, a loop per case so that each vectorizes (y never
 // overlaps the sums or the bias): dot + bias, and y + (dot + bias).
 inline void AddF32Bias(int32_t n, const float* __restrict bias, float* __restrict y) {
-EDGENMT_UNROLL_ON_A64
+  EDGENMT_UNROLL_ON_A64
   for (int32_t i = 0; i < n; ++i) y[i] = y[i] + bias[i];
 }
 
 inline void AccumulateF32Outputs(int32_t n, const float* __restrict dots,
                                  const float* __restrict bias, float* __restrict y) {
   if (bias == nullptr) {
-EDGENMT_UNROLL_ON_A64
+    EDGENMT_UNROLL_ON_A64
     for (int32_t i = 0; i < n; ++i) y[i] = y[i] + dots[i];
   } else {
-EDGENMT_UNROLL_ON_A64
+    EDGENMT_UNROLL_ON_A64
     for (int32_t i = 0; i < n; ++i) y[i] = y[i] + (dots[i] + bias[i]);
   }
 }
 
-[[maybe_unused]]
-inline void RequantizeColumnBlock(int32_t n, const int32_t* dots, const int32_t* multiplier,
-                           const int32_t* shift, int32_t shift_offset, const int32_t* bias,
-                           bool accumulate, int32_t* y) {
+[[maybe_unused]] inline void RequantizeColumnBlock(int32_t n, const int32_t* dots,
+                                                   const int32_t* multiplier, const int32_t* shift,
+                                                   int32_t shift_offset, const int32_t* bias,
+                                                   bool accumulate, int32_t* y) {
   for (int32_t i = 0; i < n; ++i) {
     StoreStridedS32Output(dots[i], multiplier, shift, shift_offset, bias, i, accumulate, &y[i]);
   }
 }
 
-[[maybe_unused]]
-inline void RequantizeEmbeddingBlock(int32_t n, const int32_t* dots, int32_t id,
-                              const int32_t* row_multiplier, const int32_t* row_shift,
-                              const int32_t* multiplier, const int32_t* shift,
-                              const int32_t* bias, int32_t* y) {
+[[maybe_unused]] inline void RequantizeEmbeddingBlock(int32_t n, const int32_t* dots, int32_t id,
+                                                      const int32_t* row_multiplier,
+                                                      const int32_t* row_shift,
+                                                      const int32_t* multiplier,
+                                                      const int32_t* shift, const int32_t* bias,
+                                                      int32_t* y) {
   for (int32_t i = 0; i < n; ++i) {
     y[i] = EmbeddingS32Output(dots[i], id, row_multiplier, row_shift, multiplier, shift, bias, i);
   }
@@ -127,8 +129,9 @@ constexpr int32_t kPanelMinRows = 8;
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wstack-usage="
 template <typename L, typename Store>
-__attribute__((noinline)) void PanelProduct(int32_t rows, int32_t depth, const int8_t* x, int32_t x_stride, const int8_t* w,
-                  int32_t w_stride, int32_t out_features, const Store& store) {
+__attribute__((noinline)) void PanelProduct(int32_t rows, int32_t depth, const int8_t* x,
+                                            int32_t x_stride, const int8_t* w, int32_t w_stride,
+                                            int32_t out_features, const Store& store) {
   int32_t dots[simd::kPanelRows][simd::kPanelColumns];
   int32_t sums[simd::kPanelRows];
   for (int32_t r = 0; r < rows; ++r) {
@@ -147,10 +150,9 @@ __attribute__((noinline)) void PanelProduct(int32_t rows, int32_t depth, const i
 #pragma GCC diagnostic pop
 
 template <typename L>
-void FullyConnectedS8Hybrid(int32_t rows, int32_t in_features, int32_t out_features,
-                            const float* x, const int8_t* w, const float* w_scales,
-                            const float* bias, float* y, bool accumulate, int8_t* x_scratch,
-                            int32_t x_scratch_rows) {
+void FullyConnectedS8Hybrid(int32_t rows, int32_t in_features, int32_t out_features, const float* x,
+                            const int8_t* w, const float* w_scales, const float* bias, float* y,
+                            bool accumulate, int8_t* x_scratch, int32_t x_scratch_rows) {
   if constexpr (L::kHasPanel) {
     if (rows >= kPanelMinRows && x_scratch_rows >= simd::kPanelRows) {
       float scales[simd::kPanelRows];
@@ -162,9 +164,10 @@ void FullyConnectedS8Hybrid(int32_t rows, int32_t in_features, int32_t out_featu
         }
         PanelProduct<L>(group, in_features, x_scratch, in_features, w, in_features, out_features,
                         [&](int32_t r, int32_t m0, int32_t n, const int32_t* dots) {
-                          L::kHybridOutputBlock(n, dots, scales[r], w_scales + m0,
-                                                bias != nullptr ? bias + m0 : nullptr, accumulate,
-                                                y + static_cast<int64_t>(r0 + r) * out_features + m0);
+                          L::kHybridOutputBlock(
+                              n, dots, scales[r], w_scales + m0,
+                              bias != nullptr ? bias + m0 : nullptr, accumulate,
+                              y + static_cast<int64_t>(r0 + r) * out_features + m0);
                         });
       }
       return;
@@ -193,22 +196,21 @@ void FullyConnectedS8Hybrid(int32_t rows, int32_t in_features, int32_t out_featu
 }
 
 template <typename L>
-void FullyConnectedS8S32(int32_t rows, int32_t in_features, int32_t out_features,
-                         const int8_t* x, int32_t x_stride, const int8_t* w, int32_t w_stride,
+void FullyConnectedS8S32(int32_t rows, int32_t in_features, int32_t out_features, const int8_t* x,
+                         int32_t x_stride, const int8_t* w, int32_t w_stride,
                          const int32_t* multiplier, const int32_t* shift, int32_t shift_offset,
                          const int32_t* bias, int32_t* y, bool accumulate) {
   if constexpr (L::kHasPanel) {
     if (rows >= kPanelMinRows) {
       for (int32_t r0 = 0; r0 < rows; r0 += simd::kPanelRows) {
         const int32_t group = BlockSize(rows, r0, simd::kPanelRows);
-        PanelProduct<L>(group, in_features, x + static_cast<int64_t>(r0) * x_stride, x_stride, w,
-                        w_stride, out_features,
-                        [&](int32_t r, int32_t m0, int32_t n, const int32_t* dots) {
-                          L::kRequantizeColumnBlock(
-                              n, dots, multiplier + m0, shift + m0, shift_offset,
-                              bias != nullptr ? bias + m0 : nullptr, accumulate,
-                              y + static_cast<int64_t>(r0 + r) * out_features + m0);
-                        });
+        PanelProduct<L>(
+            group, in_features, x + static_cast<int64_t>(r0) * x_stride, x_stride, w, w_stride,
+            out_features, [&](int32_t r, int32_t m0, int32_t n, const int32_t* dots) {
+              L::kRequantizeColumnBlock(n, dots, multiplier + m0, shift + m0, shift_offset,
+                                        bias != nullptr ? bias + m0 : nullptr, accumulate,
+                                        y + static_cast<int64_t>(r0 + r) * out_features + m0);
+            });
       }
       return;
     }
@@ -234,8 +236,8 @@ template <typename L>
 void EmbeddingFullyConnectedS8S32(int32_t rows, const int32_t* ids, const int8_t* table,
                                   const int32_t* row_multiplier, const int32_t* row_shift,
                                   int32_t dim, int32_t out_features, const int8_t* w,
-                                  int32_t w_stride, const int32_t* multiplier,
-                                  const int32_t* shift, const int32_t* bias, int32_t* y) {
+                                  int32_t w_stride, const int32_t* multiplier, const int32_t* shift,
+                                  const int32_t* bias, int32_t* y) {
   // 32 outputs a call here (128 B): this frame adds to the boards' measured stack peak.
   constexpr int32_t block = kOutputBlock;
   int32_t dots[block];

@@ -2,10 +2,10 @@
 // local-p's Gaussian over them and log_softmax_s32 (Q15.16 log-probs) on x86 AVX-512 and AVX2
 // and on NEON, float32 softmax_f32 / log_softmax_f32 on AVX2. The integer ones evaluate the
 // reference's exp terms 8 (AVX-512: fixed_point_exp_avx512.h; AVX2: fixed_point_avx2.h) or 4
-// (NEON: fixed_point_neon.h) at a time and keep its scalar steps (maximum, the one log or reciprocal of the sum) in plain
-// C++ (softmax_s32.cc; on ARM in softmax_neon.cc itself, NEON being the baseline), so they are
-// bit-exact; the float ones are within the tolerance of tests/kernels_simd_test.cc. Same file
-// rules as simd_dot.h.
+// (NEON: fixed_point_neon.h) at a time and keep its scalar steps (maximum, the one log or
+// reciprocal of the sum) in plain C++ (softmax_s32.cc; on ARM in softmax_neon.cc itself, NEON being
+// the baseline), so they are bit-exact; the float ones are within the tolerance of
+// tests/kernels_simd_test.cc. Same file rules as simd_dot.h.
 #ifndef EDGENMT_KERNELS_SIMD_SIMD_SOFTMAX_H_
 #define EDGENMT_KERNELS_SIMD_SIMD_SOFTMAX_H_
 

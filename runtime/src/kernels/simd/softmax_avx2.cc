@@ -27,7 +27,8 @@ inline V Load8(const int32_t* x, int32_t count, int32_t pad) {
 
 // The first count <= 8 lanes to y, saturated to int16 by the pack.
 inline void Store8S16(int16_t* y, V v, int32_t count) {
-  const __m128i packed = _mm256_castsi256_si128(_mm256_permute4x64_epi64(_mm256_packs_epi32(v, v), 0x08));
+  const __m128i packed =
+      _mm256_castsi256_si128(_mm256_permute4x64_epi64(_mm256_packs_epi32(v, v), 0x08));
   if (count >= 8) {
     _mm_storeu_si128(reinterpret_cast<__m128i*>(y), packed);
     return;
@@ -42,7 +43,8 @@ inline void Store8S16(int16_t* y, V v, int32_t count) {
 // (x >> 1) - (max >> 1), less 1 where max is odd and x even, never overflows.
 inline V ExpOfDifference(V x, V max, int32_t int_bits) {
   const V borrow = _mm256_and_si256(_mm256_andnot_si256(x, max), Set(1));
-  const V halved = _mm256_sub_epi32(_mm256_sub_epi32(_mm256_srai_epi32(x, 1), _mm256_srai_epi32(max, 1)), borrow);
+  const V halved = _mm256_sub_epi32(
+      _mm256_sub_epi32(_mm256_srai_epi32(x, 1), _mm256_srai_epi32(max, 1)), borrow);
   return ExpOnNegativeValuesQ31(halved, int_bits + 1);
 }
 
@@ -75,7 +77,8 @@ void SoftmaxOutputsAvx2(int32_t n, const int32_t* x, int32_t max, int32_t input_
 void GaussianWeightsAvx2(int32_t n, const int32_t* r_squared, int16_t* weights) {
   int16_t w[8] = {0, 0, 0, 0, 0, 0, 0, 0};
   memcpy(w, weights, static_cast<size_t>(n) * sizeof(int16_t));
-  const V gaussian = ExpOnNegativeValuesQ31(_mm256_sub_epi32(_mm256_setzero_si256(), Load8(r_squared, n, 0)), 3);
+  const V gaussian =
+      ExpOnNegativeValuesQ31(_mm256_sub_epi32(_mm256_setzero_si256(), Load8(r_squared, n, 0)), 3);
   const V w32 = _mm256_cvtepi16_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(w)));
   // An int16 weight times a Q0.31 factor <= 1 stays within int16 (the reference's cast).
   Store8S16(weights, SaturatingRoundingDoublingHighMul(w32, gaussian), n);

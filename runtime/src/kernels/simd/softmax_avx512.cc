@@ -11,7 +11,9 @@ namespace simd {
 namespace {
 
 // Lanes [0, count) of 8 (count <= 8).
-inline __mmask8 Lanes(int32_t count) { return count >= 8 ? 0xFF : static_cast<__mmask8>((1u << count) - 1); }
+inline __mmask8 Lanes(int32_t count) {
+  return count >= 8 ? 0xFF : static_cast<__mmask8>((1u << count) - 1);
+}
 
 // exp(x - max) in Q0.31 for x, max in Q(int_bits).(31 - int_bits): the difference is halved
 // (rounded, ties away from zero) and read as Q(int_bits + 1), as the reference does.
@@ -23,11 +25,13 @@ inline V ExpOfDifference(const int32_t* x, __mmask8 lanes, int32_t max, int32_t 
 
 }  // namespace
 
-uint64_t SumExpOfDifferenceAvx512(int32_t n, const int32_t* x, int32_t max, int32_t input_int_bits) {
+uint64_t SumExpOfDifferenceAvx512(int32_t n, const int32_t* x, int32_t max,
+                                  int32_t input_int_bits) {
   V sum = _mm512_setzero_si512();
   for (int32_t i = 0; i < n; i += 8) {
     const __mmask8 lanes = Lanes(n - i);
-    sum = _mm512_mask_add_epi64(sum, lanes, sum, ExpOfDifference(x + i, lanes, max, input_int_bits));
+    sum =
+        _mm512_mask_add_epi64(sum, lanes, sum, ExpOfDifference(x + i, lanes, max, input_int_bits));
   }
   return static_cast<uint64_t>(_mm512_reduce_add_epi64(sum));
 }
@@ -37,19 +41,23 @@ void SoftmaxOutputsAvx512(int32_t n, const int32_t* x, int32_t max, int32_t inpu
   for (int32_t i = 0; i < n; i += 8) {
     const __mmask8 lanes = Lanes(n - i);
     const V e = ExpOfDifference(x + i, lanes, max, input_int_bits);
-    const V scaled = RoundingDivideByPOT(SaturatingRoundingDoublingHighMul(e, Set(mantissa)), shift);
-    _mm512_mask_storeu_epi16(y + i, lanes,
-                             _mm512_castsi128_si512(_mm512_cvtepi64_epi16(Clamp(scaled, -32768, 32767))));
+    const V scaled =
+        RoundingDivideByPOT(SaturatingRoundingDoublingHighMul(e, Set(mantissa)), shift);
+    _mm512_mask_storeu_epi16(
+        y + i, lanes, _mm512_castsi128_si512(_mm512_cvtepi64_epi16(Clamp(scaled, -32768, 32767))));
   }
 }
 
 void GaussianWeightsAvx512(int32_t n, const int32_t* r_squared, int16_t* weights) {
   const __mmask8 lanes = Lanes(n);
-  const V r2 = _mm512_cvtepi32_epi64(_mm512_castsi512_si256(_mm512_maskz_loadu_epi32(lanes, r_squared)));
+  const V r2 =
+      _mm512_cvtepi32_epi64(_mm512_castsi512_si256(_mm512_maskz_loadu_epi32(lanes, r_squared)));
   const V gaussian = ExpOnNegativeValuesQ31(_mm512_sub_epi64(_mm512_setzero_si512(), r2), 3);
-  const V w = _mm512_cvtepi16_epi64(_mm512_castsi512_si128(_mm512_maskz_loadu_epi16(lanes, weights)));
+  const V w =
+      _mm512_cvtepi16_epi64(_mm512_castsi512_si128(_mm512_maskz_loadu_epi16(lanes, weights)));
   _mm512_mask_storeu_epi16(weights, lanes,
-                           _mm512_castsi128_si512(_mm512_cvtepi64_epi16(SaturatingRoundingDoublingHighMul(w, gaussian))));
+                           _mm512_castsi128_si512(_mm512_cvtepi64_epi16(
+                               SaturatingRoundingDoublingHighMul(w, gaussian))));
 }
 
 }  // namespace simd

@@ -1,7 +1,7 @@
 // Helium (MVE) int8-full softmax and log-softmax (simd_helium.h): ref_softmax_s32_s16 and
 // ref_log_softmax_s32 with the exp terms on 4 lanes. Each function below mirrors the scalar
-// one of edgenmt/internal/fixed_point.h with the same name (the exp is fixed_point_exp_lanes.h's over
-// fixed_point_helium.h's lanes), so the terms, their 64-bit sum (VADDLVA) and the outputs are
+// one of edgenmt/internal/fixed_point.h with the same name (the exp is fixed_point_exp_lanes.h's
+// over fixed_point_helium.h's lanes), so the terms, their 64-bit sum (VADDLVA) and the outputs are
 // bit-exact; the reciprocal and the log of the sum are the scalar functions themselves (once
 // per call).
 #if defined(__ARM_FEATURE_MVE)
@@ -79,7 +79,8 @@ void LogSoftmaxS32Helium(int32_t n, const int32_t* x, int32_t input_int_bits, in
   const int32_t max_value = MaxOf(n, x);
   const uint64_t sum = static_cast<uint64_t>(SumOfTerms(n, x, max_value, input_int_bits));
   const int32_t log_sum_q16 = fxp::LogPositiveQ(sum, 31, 16);
-  for (int32_t i = 0; i < n; ++i) y[i] = LogSoftmaxOutputQ16(x[i], max_value, input_int_bits, log_sum_q16);
+  for (int32_t i = 0; i < n; ++i)
+    y[i] = LogSoftmaxOutputQ16(x[i], max_value, input_int_bits, log_sum_q16);
 }
 
 }  // namespace simd

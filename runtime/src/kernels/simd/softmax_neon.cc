@@ -116,7 +116,8 @@ void LogSoftmaxS32Neon(int32_t n, const int32_t* x, int32_t input_int_bits, int3
     vst1q_s32(y + i, vcombine_s32(LogSoftmaxOutput2(vget_low_s32(v), max, to_q16, log_sum),
                                   LogSoftmaxOutput2(vget_high_s32(v), max, to_q16, log_sum)));
   }
-  for (; i + 2 <= n; i += 2) vst1_s32(y + i, LogSoftmaxOutput2(vld1_s32(x + i), max, to_q16, log_sum));
+  for (; i + 2 <= n; i += 2)
+    vst1_s32(y + i, LogSoftmaxOutput2(vld1_s32(x + i), max, to_q16, log_sum));
   if (i < n) y[i] = vget_lane_s32(LogSoftmaxOutput2(vdup_n_s32(x[i]), max, to_q16, log_sum), 0);
 }
 

@@ -16,17 +16,18 @@ namespace {
 
 // One ISA level's vector parts (simd_softmax.h) and the widest input int bits they take.
 struct SoftmaxVectorParts {
-  uint64_t (*sum_exp_of_difference)(int32_t n, const int32_t* x, int32_t max, int32_t input_int_bits);
-  void (*outputs)(int32_t n, const int32_t* x, int32_t max, int32_t input_int_bits, int32_t mantissa,
-                  int32_t shift, int16_t* y);
+  uint64_t (*sum_exp_of_difference)(int32_t n, const int32_t* x, int32_t max,
+                                    int32_t input_int_bits);
+  void (*outputs)(int32_t n, const int32_t* x, int32_t max, int32_t input_int_bits,
+                  int32_t mantissa, int32_t shift, int16_t* y);
   void (*gaussian_weights)(int32_t n, const int32_t* r_squared, int16_t* weights);
   int32_t max_int_bits;
 };
 
 constexpr SoftmaxVectorParts kAvx512 = {SumExpOfDifferenceAvx512, SoftmaxOutputsAvx512,
                                         GaussianWeightsAvx512, kMaxSoftmaxIntBits};
-constexpr SoftmaxVectorParts kAvx2 = {SumExpOfDifferenceAvx2, SoftmaxOutputsAvx2, GaussianWeightsAvx2,
-                                      kMaxSoftmaxIntBitsAvx2};
+constexpr SoftmaxVectorParts kAvx2 = {SumExpOfDifferenceAvx2, SoftmaxOutputsAvx2,
+                                      GaussianWeightsAvx2, kMaxSoftmaxIntBitsAvx2};
 
 int32_t Max(int32_t n, const int32_t* x) {
   int32_t max_value = x[0];
@@ -51,8 +52,8 @@ void Softmax(const SoftmaxVectorParts& parts, int32_t n, const int32_t* x, int32
   parts.outputs(n, x, max_value, input_int_bits, reciprocal.mantissa, shift, y);
 }
 
-void LogSoftmax(const SoftmaxVectorParts& parts, int32_t n, const int32_t* x, int32_t input_int_bits,
-                int32_t* y) {
+void LogSoftmax(const SoftmaxVectorParts& parts, int32_t n, const int32_t* x,
+                int32_t input_int_bits, int32_t* y) {
   if (input_int_bits < 0 || input_int_bits > parts.max_int_bits) {
     ref_log_softmax_s32(n, x, input_int_bits, y);
     return;
@@ -60,7 +61,8 @@ void LogSoftmax(const SoftmaxVectorParts& parts, int32_t n, const int32_t* x, in
   const int32_t max_value = Max(n, x);
   const int32_t log_sum_q16 =
       fxp::LogPositiveQ(parts.sum_exp_of_difference(n, x, max_value, input_int_bits), 31, 16);
-  for (int32_t i = 0; i < n; ++i) y[i] = LogSoftmaxOutputQ16(x[i], max_value, input_int_bits, log_sum_q16);
+  for (int32_t i = 0; i < n; ++i)
+    y[i] = LogSoftmaxOutputQ16(x[i], max_value, input_int_bits, log_sum_q16);
 }
 
 void LocalPGaussian(const SoftmaxVectorParts& parts, int32_t lo, int32_t hi, int32_t p_q16,

@@ -6,7 +6,8 @@
 // two weights packed once: 8 MACs in 12 instructions against 16 for the scalar loop. The sums
 // are the reference's exact int32 ones (|weight| <= 2^15, |value| <= 2^7); the elementwise
 // operations stay portable (simd_dsp.h).
-#if defined(__ARM_FEATURE_DSP) && !defined(__ARM_FEATURE_MVE) && !defined(__ARM_NEON) && !defined(__aarch64__)
+#if defined(__ARM_FEATURE_DSP) && !defined(__ARM_FEATURE_MVE) && !defined(__ARM_NEON) && \
+    !defined(__aarch64__)
 #include <arm_acle.h>
 
 #include "edgenmt/internal/fixed_point.h"
@@ -33,14 +34,14 @@ void ScoreRows(const int8_t* query, const int8_t* const* keys, int32_t dim, int3
   for (; i < dim; ++i) {
     for (int r = 0; r < kRows; ++r) sums[r] += static_cast<int32_t>(query[i]) * keys[r][i];
   }
-  for (int r = 0; r < kRows; ++r) scores[r] = fxp::MultiplyByQuantizedMultiplier(sums[r], multiplier, shift);
+  for (int r = 0; r < kRows; ++r)
+    scores[r] = fxp::MultiplyByQuantizedMultiplier(sums[r], multiplier, shift);
 }
 
 }  // namespace
 
-void AttentionScoresS8Dsp(int32_t n, const int8_t* query, const int8_t* const* rows,
-                          int32_t offset, int32_t dim, int32_t multiplier, int32_t shift,
-                          int32_t* scores) {
+void AttentionScoresS8Dsp(int32_t n, const int8_t* query, const int8_t* const* rows, int32_t offset,
+                          int32_t dim, int32_t multiplier, int32_t shift, int32_t* scores) {
   int32_t j = 0;
   for (; j + 4 <= n; j += 4) {
     const int8_t* keys[4] = {rows[j] + offset, rows[j + 1] + offset, rows[j + 2] + offset,
@@ -60,11 +61,12 @@ void AttentionContextS8Dsp(int32_t n, const int16_t* weights, const int8_t* cons
     int32_t s0 = 0, s1 = 0, s2 = 0, s3 = 0;
     int32_t j = 0;
     for (; j + 2 <= n; j += 2) {
-      const uint32_t w = static_cast<uint16_t>(weights[j]) | (static_cast<uint32_t>(weights[j + 1]) << 16);
+      const uint32_t w =
+          static_cast<uint16_t>(weights[j]) | (static_cast<uint32_t>(weights[j + 1]) << 16);
       const uint32_t a = LoadWord(rows[j] + offset + i), b = LoadWord(rows[j + 1] + offset + i);
-      const uint32_t low = (a & 0xFFFFu) | (b << 16);           // a0 a1 b0 b1 (PKHBT)
-      const uint32_t high = (a >> 16) | (b & 0xFFFF0000u);      // a2 a3 b2 b3 (PKHTB)
-      s0 = __smlad(__sxtb16(low), w, s0);  // a0 * w_j + b0 * w_j+1
+      const uint32_t low = (a & 0xFFFFu) | (b << 16);       // a0 a1 b0 b1 (PKHBT)
+      const uint32_t high = (a >> 16) | (b & 0xFFFF0000u);  // a2 a3 b2 b3 (PKHTB)
+      s0 = __smlad(__sxtb16(low), w, s0);                   // a0 * w_j + b0 * w_j+1
       s1 = __smlad(ExtendOdd(low), w, s1);
       s2 = __smlad(__sxtb16(high), w, s2);
       s3 = __smlad(ExtendOdd(high), w, s3);

@@ -27,10 +27,12 @@ inline V GeluQ20(V x) {
   const uint32x4_t index = vreinterpretq_u32_s32(vshrq_n_s32(t, 15));
   const V a = vldrhq_gather_shifted_offset_s32(fxp::kNormalCdfTableQ15, index);
   const V b = vldrhq_gather_shifted_offset_s32(fxp::kNormalCdfTableQ15, vaddq_n_u32(index, 1));
-  const V phi = vaddq_s32(a, RoundingDivideByPOT(vmulq_s32(vsubq_s32(b, a), vandq_s32(t, frac_mask)), Set(-15)));
+  const V phi = vaddq_s32(
+      a, RoundingDivideByPOT(vmulq_s32(vsubq_s32(b, a), vandq_s32(t, frac_mask)), Set(-15)));
   const V lo_product = vmulq_s32(vandq_s32(x, frac_mask), phi);  // < 2^30
-  const V negative = vshrq_n_s32(x, 31);  // -1 where x < 0
-  const mve_pred16_t up = vcmpgtq_s32(vandq_s32(lo_product, frac_mask), vsubq_s32(Set((1 << 14) - 1), negative));
+  const V negative = vshrq_n_s32(x, 31);                         // -1 where x < 0
+  const mve_pred16_t up =
+      vcmpgtq_s32(vandq_s32(lo_product, frac_mask), vsubq_s32(Set((1 << 14) - 1), negative));
   V gelu = vaddq_s32(vmulq_s32(vshrq_n_s32(x, 15), phi), vshrq_n_s32(lo_product, 15));
   gelu = vpselq_s32(vaddq_n_s32(gelu, 1), gelu, up);
   gelu = vpselq_s32(Set(0), gelu, vcmpleq_s32(x, low));
@@ -91,7 +93,9 @@ void GeluS32S8Helium(int32_t n, const int32_t* x, int32_t shift, int8_t* y) {
   const V minus_shift = Set(-shift);
   for (int32_t i = 0; i < n; i += 4) {
     const mve_pred16_t p = vctp32q(static_cast<uint32_t>(n - i));
-    vstrbq_p_s32(y + i, Clamp(RoundingDivideByPOT(GeluQ20(vldrwq_z_s32(x + i, p)), minus_shift), -128, 127), p);
+    vstrbq_p_s32(
+        y + i, Clamp(RoundingDivideByPOT(GeluQ20(vldrwq_z_s32(x + i, p)), minus_shift), -128, 127),
+        p);
   }
 }
 
@@ -102,7 +106,8 @@ void EmbeddingLookupS8S32Helium(int32_t count, const int32_t* ids, const int8_t*
   const V scale_m = Set(scale_multiplier), scale_s = Set(scale_shift);
   transformer_s8::EmbeddingLookupRows(  // predicated: the vector part covers every column
       count, ids, table, row_multiplier, row_shift, dim, scale_multiplier, scale_shift, out,
-      out_stride, [&](const int8_t* row, int32_t* dst, int32_t row_multiplier_r, int32_t row_shift_r) {
+      out_stride,
+      [&](const int8_t* row, int32_t* dst, int32_t row_multiplier_r, int32_t row_shift_r) {
         const V row_m = Set(row_multiplier_r), row_s = Set(row_shift_r);
         for (int32_t d = 0; d < dim; d += 4) {
           const mve_pred16_t p = vctp32q(static_cast<uint32_t>(dim - d));

@@ -25,7 +25,8 @@ inline int8x8_t NarrowS8(int32x4_t a, int32x4_t b) {
 // so every product fits 32 bits: x = hi 2^15 + lo, lo in [0, 2^15).
 inline int32x4_t GeluQ20(int32x4_t x) {
   const int32x4_t low = vdupq_n_s32(-4 * (1 << 20));
-  const int32x4_t t = vminq_s32(vmaxq_s32(vsubq_s32(x, low), vdupq_n_s32(0)), vdupq_n_s32((8 << 20) - 1));
+  const int32x4_t t =
+      vminq_s32(vmaxq_s32(vsubq_s32(x, low), vdupq_n_s32(0)), vdupq_n_s32((8 << 20) - 1));
   const int32x4_t frac_mask = vdupq_n_s32((1 << 15) - 1);
   int32_t index[4], a[4], b[4];
   vst1q_s32(index, vshrq_n_s32(t, 15));
@@ -37,11 +38,12 @@ inline int32x4_t GeluQ20(int32x4_t x) {
   const int32x4_t phi = vaddq_s32(
       av, RoundingDivideByPOT(vmulq_s32(vsubq_s32(vld1q_s32(b), av), vandq_s32(t, frac_mask)), 15));
   const int32x4_t lo_product = vmulq_s32(vandq_s32(x, frac_mask), phi);  // < 2^30
-  const int32x4_t negative = vshrq_n_s32(x, 31);  // -1 where x < 0
-  const uint32x4_t up = vcgtq_s32(vandq_s32(lo_product, frac_mask),
-                                  vsubq_s32(vdupq_n_s32((1 << 14) - 1), negative));
-  const int32x4_t gelu = vsubq_s32(vaddq_s32(vmulq_s32(vshrq_n_s32(x, 15), phi), vshrq_n_s32(lo_product, 15)),
-                                   vreinterpretq_s32_u32(up));
+  const int32x4_t negative = vshrq_n_s32(x, 31);                         // -1 where x < 0
+  const uint32x4_t up =
+      vcgtq_s32(vandq_s32(lo_product, frac_mask), vsubq_s32(vdupq_n_s32((1 << 14) - 1), negative));
+  const int32x4_t gelu =
+      vsubq_s32(vaddq_s32(vmulq_s32(vshrq_n_s32(x, 15), phi), vshrq_n_s32(lo_product, 15)),
+                vreinterpretq_s32_u32(up));
   const uint32x4_t below = vcleq_s32(x, low);
   const uint32x4_t above = vcgeq_s32(x, vdupq_n_s32(4 * (1 << 20)));
   return vbslq_s32(above, x, vbicq_s32(gelu, vreinterpretq_s32_u32(below)));
@@ -76,8 +78,10 @@ void ResidualAddS32S16Neon(int32_t n, const int32_t* x, int32_t shift, int16_t* 
     const int16x8_t r = vld1q_s16(residual + i);
     // The saturating add is exact here: |residual| < 2^15, so only a sum beyond int32 (which
     // saturates int16 anyway) would clip.
-    const int32x4_t a = vqaddq_s32(vmovl_s16(vget_low_s16(r)), RoundingDivideByPOT(vld1q_s32(x + i), shift));
-    const int32x4_t b = vqaddq_s32(vmovl_s16(vget_high_s16(r)), RoundingDivideByPOT(vld1q_s32(x + i + 4), shift));
+    const int32x4_t a =
+        vqaddq_s32(vmovl_s16(vget_low_s16(r)), RoundingDivideByPOT(vld1q_s32(x + i), shift));
+    const int32x4_t b =
+        vqaddq_s32(vmovl_s16(vget_high_s16(r)), RoundingDivideByPOT(vld1q_s32(x + i + 4), shift));
     vst1q_s16(residual + i, vcombine_s16(vqmovn_s32(a), vqmovn_s32(b)));
   }
   for (; i < n; ++i) residual[i] = transformer_s8::ResidualAdd(residual[i], x[i], shift);
@@ -135,7 +139,8 @@ void EmbeddingLookupS8S32Neon(int32_t count, const int32_t* ids, const int8_t* t
   const int32x4_t scale_m = Set(scale_multiplier), scale_s = Set(scale_shift);
   transformer_s8::EmbeddingLookupRows(
       count, ids, table, row_multiplier, row_shift, dim, scale_multiplier, scale_shift, out,
-      out_stride, [&](const int8_t* row, int32_t* dst, int32_t row_multiplier_r, int32_t row_shift_r) {
+      out_stride,
+      [&](const int8_t* row, int32_t* dst, int32_t row_multiplier_r, int32_t row_shift_r) {
         const int32x4_t row_m = Set(row_multiplier_r), row_s = Set(row_shift_r);
         int32_t d = 0;
         for (; d + 8 <= dim; d += 8) {
@@ -193,9 +198,10 @@ void LayerNormS32Neon(int32_t n, const int32_t* x, int32_t x_frac_bits, const in
     for (; i < blocks; i += 4) {
       const int32x4_t c = RoundingDivideByPOT(vsubq_s32(vld1q_s32(x + i), mean), centering.pre);
       const int32x4_t g = vld1q_s32(gain + i), b = vld1q_s32(shift + i);
-      vst1q_s32(y + i, vcombine_s32(
-          LayerNormPair(vget_low_s32(c), r_low, z_exponent, vget_low_s32(g), vget_low_s32(b)),
-          LayerNormPair(vget_high_s32(c), r_low, z_exponent, vget_high_s32(g), vget_high_s32(b))));
+      vst1q_s32(y + i, vcombine_s32(LayerNormPair(vget_low_s32(c), r_low, z_exponent,
+                                                  vget_low_s32(g), vget_low_s32(b)),
+                                    LayerNormPair(vget_high_s32(c), r_low, z_exponent,
+                                                  vget_high_s32(g), vget_high_s32(b))));
     }
   }
   transformer_s8::LayerNormOutputs(x, i, n, centering, inv, gain, shift, y);

@@ -17,8 +17,8 @@ namespace {
 // do not allocate: tests/no_allocation_test.cc counts every heap allocation of Translate).
 struct PackTarget {
   bool counting = false;
-  size_t counted = 0;          // counting: arena bytes the same requests will need
-  uint8_t* cursor = nullptr;   // placing: next free byte of the block
+  size_t counted = 0;         // counting: arena bytes the same requests will need
+  uint8_t* cursor = nullptr;  // placing: next free byte of the block
   uint8_t* end = nullptr;
 };
 thread_local PackTarget* g_target = nullptr;
@@ -44,14 +44,17 @@ void* AlignedAllocate(void*, size_t alignment, size_t size) {
     if (t != nullptr) t->counted += PlacedBytes(alignment, size);
     return p;
   }
-  const uintptr_t at = (reinterpret_cast<uintptr_t>(t->cursor) + (alignment - 1)) & ~(alignment - 1);
+  const uintptr_t at =
+      (reinterpret_cast<uintptr_t>(t->cursor) + (alignment - 1)) & ~(alignment - 1);
   uint8_t* p = reinterpret_cast<uint8_t*>(at);
   if (p > t->end || static_cast<size_t>(t->end - p) < RoundUpToArenaAlignment(size)) return nullptr;
   t->cursor = p + RoundUpToArenaAlignment(size);
   return p;
 }
 
-void* Allocate(void* context, size_t size) { return AlignedAllocate(context, kArenaAlignment, size); }
+void* Allocate(void* context, size_t size) {
+  return AlignedAllocate(context, kArenaAlignment, size);
+}
 
 // Never needed by the operators the runtime creates; elsewhere the heap's, as by default.
 void* Reallocate(void*, void* pointer, size_t size) {
@@ -63,8 +66,8 @@ void Deallocate(void*, void* pointer) {
   if (pointer != nullptr && (g_target == nullptr || g_target->counting)) free(pointer);
 }
 
-const xnn_allocator kArenaAllocator = {nullptr, Allocate, Reallocate, Deallocate, AlignedAllocate,
-                                       Deallocate};
+const xnn_allocator kArenaAllocator = {nullptr,    Allocate,        Reallocate,
+                                       Deallocate, AlignedAllocate, Deallocate};
 
 // One packed matrix: the operator, its shape, and a padded copy of one input row (XNNPACK may
 // read XNN_EXTRA_BYTES past its input, and the last input row can end at the arena's end).
@@ -118,8 +121,8 @@ Status XnnpackPackFullyConnectedF32(int32_t in_features, int32_t out_features, c
   // arena. Refused rather than allocating behind the arena's back.
   if (count.counted == 0) return Status::kUnsupported;
 
-  const size_t row_bytes = RoundUpToArenaAlignment(
-      sizeof(float) * static_cast<size_t>(in_features) + XNN_EXTRA_BYTES);
+  const size_t row_bytes =
+      RoundUpToArenaAlignment(sizeof(float) * static_cast<size_t>(in_features) + XNN_EXTRA_BYTES);
   PackedProduct* product = static_cast<PackedProduct*>(arena->Allocate(sizeof(PackedProduct)));
   float* padded_row = static_cast<float*>(arena->Allocate(row_bytes));
   uint8_t* block = static_cast<uint8_t*>(arena->Allocate(count.counted));

@@ -5,10 +5,10 @@
 // matrix is being packed, hands out memory from the arena block that packing was given, so
 // every byte of an operator and of its packed weights lives in the caller's arena and nothing
 // is allocated after Init (tests/no_allocation_test.cc); outside packing it serves the heap,
-// like XNNPACK's default, for other users of XNNPACK in the same process. The exact size of an operator is not
-// exposed by XNNPACK: packing first builds it once on the heap to count its allocations
-// (planning, before Init returns), then takes one persistent arena block of that size and
-// builds it again there. A measuring or overflowed arena only counts.
+// like XNNPACK's default, for other users of XNNPACK in the same process. The exact size of an
+// operator is not exposed by XNNPACK: packing first builds it once on the heap to count its
+// allocations (planning, before Init returns), then takes one persistent arena block of that size
+// and builds it again there. A measuring or overflowed arena only counts.
 #ifndef EDGENMT_KERNELS_XNNPACK_XNNPACK_FULLY_CONNECTED_F32_H_
 #define EDGENMT_KERNELS_XNNPACK_XNNPACK_FULLY_CONNECTED_F32_H_
 
