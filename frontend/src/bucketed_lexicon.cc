@@ -50,8 +50,11 @@ bool VerifyBucketedLexicon(const BucketedLexicon& lexicon, uint32_t num_words, c
   uint64_t words = 0;
   for (uint32_t b = 0; b < nb; ++b) {
     const size_t start = lexicon.buckets[b], end = lexicon.buckets[b + 1];
-    if (end < start) {
-      out.Append("lexicon: bucket ").Number(b).Append(": offsets decrease");
+    // Checked before the bucket is read: a middle offset past the entries would otherwise
+    // let this bucket's entries be parsed beyond them (the later buckets' order check comes
+    // too late).
+    if (end < start || end > lexicon.entries_size) {
+      out.Append("lexicon: bucket ").Number(b).Append(": offsets decrease or pass the entries");
       return false;
     }
     const uint8_t* previous = nullptr;
