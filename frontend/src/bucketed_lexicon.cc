@@ -69,12 +69,9 @@ bool VerifyBucketedLexicon(const BucketedLexicon& lexicon, uint32_t num_words, c
         out.Append("lexicon: bucket ").Number(b).Append(": ").Append(why);
         return false;
       }
-      for (size_t j = 0; j < word_len; ++j) {
-        const uint8_t c = word[j];
-        if (c <= ' ' || (c >= 'A' && c <= 'Z') || c >= 0x7f) {
-          out.Append("lexicon: bucket ").Number(b).Append(": word byte not lowercase ASCII");
-          return false;
-        }
+      if (!LexiconWordBytesValid(word, word_len)) {
+        out.Append("lexicon: bucket ").Number(b).Append(": word byte not lowercase ASCII");
+        return false;
       }
       if (LexiconBucket(LexiconHash(reinterpret_cast<const char*>(word), word_len), nb) != b) {
         out.Append("lexicon: bucket ").Number(b).Append(": a word of another bucket");

@@ -51,6 +51,14 @@ bool ParseLexiconEntry(const uint8_t* bytes, size_t size, size_t offset, const u
   return true;
 }
 
+bool LexiconWordBytesValid(const uint8_t* word, size_t n) {
+  for (size_t j = 0; j < n; ++j) {
+    const uint8_t c = word[j];
+    if (c <= ' ' || (c >= 'A' && c <= 'Z') || c >= 0x7f) return false;
+  }
+  return true;
+}
+
 PronunciationView LexiconEntry::At(int i) const {
   PronunciationView view{nullptr, 0};
   if (!prons_ || i < 0 || i >= prons_[0]) return view;
@@ -97,12 +105,9 @@ bool VerifyLexiconTable(const LexiconTable& table, uint32_t num_words, char* det
       out.Append("lexicon: slot ").Number(i).Append(": ").Append(why);
       return false;
     }
-    for (size_t j = 0; j < word_len; ++j) {
-      const uint8_t c = word[j];
-      if (c <= ' ' || (c >= 'A' && c <= 'Z') || c >= 0x7f) {
-        out.Append("lexicon: slot ").Number(i).Append(": word byte not lowercase ASCII");
-        return false;
-      }
+    if (!LexiconWordBytesValid(word, word_len)) {
+      out.Append("lexicon: slot ").Number(i).Append(": word byte not lowercase ASCII");
+      return false;
     }
     // Reachable from its own hash, and the first entry with its word on that probe path.
     const LexiconEntry found = table.Find(reinterpret_cast<const char*>(word), word_len);

@@ -37,6 +37,9 @@ inline uint32_t LexiconHash(const char* word, size_t n) {
 bool ParseLexiconEntry(const uint8_t* bytes, size_t size, size_t offset, const uint8_t** word,
                        size_t* word_len, const uint8_t** prons, size_t* end, const char** why);
 
+// A stored word's bytes: printable ASCII without upper case (what both lexicon layouts hold).
+bool LexiconWordBytesValid(const uint8_t* word, size_t n);
+
 // One pronunciation inside an entry.
 struct PronunciationView {
   const PhoneCode* phones;
