@@ -103,6 +103,17 @@ void BatchTrampoline(void* user, int32_t index, edgenmt::Status status,
                    detail == nullptr ? "" : detail);
 }
 
+// The C API's backend numbers are the C++ enum's (edgenmt/kernel_backend.h, the one list).
+static_assert(ENMT_BACKEND_REFERENCE == static_cast<int>(edgenmt::KernelBackend::kReference),
+              "backend");
+static_assert(ENMT_BACKEND_XNNPACK == static_cast<int>(edgenmt::KernelBackend::kXnnpack),
+              "backend");
+static_assert(ENMT_BACKEND_SIMD == static_cast<int>(edgenmt::KernelBackend::kSimd), "backend");
+static_assert(ENMT_BACKEND_AUTO == static_cast<int>(edgenmt::KernelBackend::kAuto), "backend");
+static_assert(sizeof(edgenmt::kKernelBackends) / sizeof(edgenmt::kKernelBackends[0]) ==
+                  ENMT_BACKEND_AUTO + 1,
+              "a backend without an ENMT_BACKEND_* number");
+
 bool ValidBackend(int32_t backend) { return backend >= 0 && backend <= ENMT_BACKEND_AUTO; }
 
 }  // namespace

@@ -10,17 +10,28 @@
 
 namespace edgenmt {
 
-enum class KernelBackend : uint8_t {
-  kReference = 0,  // portable C++, always compiled in
-  kXnnpack = 1,    // XNNPACK (compiled in with EDGENMT_WITH_XNNPACK)
-  kSimd = 2,       // hand-written SIMD: AVX2+FMA / AVX-512 VNNI on x86-64, NEON (+dot product)
-                   // on ARM; the best level this CPU has, detected at run time
-  kAuto = 3,       // per operation, the fastest compiled-in backend (kernels/kernel_table.cc)
-};
+// The one list of backends: X(enumerator, value, name, what it is). The enum, kKernelBackends
+// and KernelBackendName are made from it here; CMake reads its names from this file
+// (EDGENMT_DEFAULT_BACKEND); the C API's ENMT_BACKEND_* (edgenmt.h, static_asserts in c_api.cc)
+// and Python's BACKENDS (python/edgenmt/_capi.py) are checked against it by the ctest
+// backend_list_consistent (tests/scripts/check_backend_list.py). Append only: values are ABI.
+// clang-format off
+#define EDGENMT_KERNEL_BACKENDS(X)                                                              \
+  X(kReference, 0, "reference", "portable C++, always compiled in")                            \
+  X(kXnnpack,   1, "xnnpack",   "XNNPACK (compiled in with EDGENMT_WITH_XNNPACK)")               \
+  X(kSimd,      2, "simd",      "hand-written SIMD at the best level this CPU has (simd_level)") \
+  X(kAuto,      3, "auto",      "per operation, the fastest compiled-in backend")
+// clang-format on
+
+#define EDGENMT_KERNEL_BACKEND_ENUMERATOR(id, value, name, what) id = value,
+enum class KernelBackend : uint8_t { EDGENMT_KERNEL_BACKENDS(EDGENMT_KERNEL_BACKEND_ENUMERATOR) };
+#undef EDGENMT_KERNEL_BACKEND_ENUMERATOR
 
 // Every backend, in enum order (for listings and name parsing).
-constexpr KernelBackend kKernelBackends[] = {KernelBackend::kReference, KernelBackend::kXnnpack,
-                                             KernelBackend::kSimd, KernelBackend::kAuto};
+#define EDGENMT_KERNEL_BACKEND_ELEMENT(id, value, name, what) KernelBackend::id,
+constexpr KernelBackend kKernelBackends[] = {
+    EDGENMT_KERNEL_BACKENDS(EDGENMT_KERNEL_BACKEND_ELEMENT)};
+#undef EDGENMT_KERNEL_BACKEND_ELEMENT
 
 // The backend a session gets when the caller names none (SessionLimits, enmt_limits_default,
 // the CLI, Python): the fast one for this machine, so a new user never gets the portable

@@ -102,12 +102,10 @@ const KernelTable* AutoKernelTable() {
 const KernelTable& ReferenceKernelTable() { return kReferenceTable; }
 
 const char* KernelBackendName(KernelBackend backend) {
-  switch (backend) {
-    case KernelBackend::kReference: return "reference";
-    case KernelBackend::kXnnpack: return "xnnpack";
-    case KernelBackend::kSimd: return "simd";
-    case KernelBackend::kAuto: return "auto";
-  }
+#define EDGENMT_KERNEL_BACKEND_CASE(id, value, name, what) \
+  case KernelBackend::id: return name;
+  switch (backend) { EDGENMT_KERNEL_BACKENDS(EDGENMT_KERNEL_BACKEND_CASE) }
+#undef EDGENMT_KERNEL_BACKEND_CASE
   return "unknown";
 }
 

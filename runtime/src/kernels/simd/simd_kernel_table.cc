@@ -69,7 +69,7 @@ struct SimdSpec : L {
   EDGENMT_PROVIDE_KERNEL(embedding_fully_connected_s8_s32, EmbeddingFullyConnectedS8S32<L>);
 };
 
-#if defined(__x86_64__)
+#if EDGENMT_SIMD_AVX2_FMA
 struct Avx2Fma : ReferenceForTheRest {
   static constexpr simd::DotF32Fn kDotF32 = simd::DotF32Avx2Fma;
   static constexpr simd::DotS8Fn kDotS8 = simd::DotS8Avx2;
@@ -104,6 +104,8 @@ struct Avx2Fma : ReferenceForTheRest {
   EDGENMT_PROVIDE_KERNEL(context_s16_s8, simd::ContextS16S8Avx2);
 };
 
+#endif
+#if EDGENMT_SIMD_AVX2_FMA && EDGENMT_SIMD_AVX512_VNNI
 struct Avx512Vnni : Avx2Fma {
   static constexpr simd::DotS8Fn kDotS8 = simd::DotS8Avx512Vnni;
   static constexpr simd::DotS8RowsFn kDotS8Rows = simd::DotS8RowsAvx512Vnni;
@@ -129,7 +131,7 @@ struct Avx512Vnni : Avx2Fma {
 };
 #endif
 
-#if defined(__ARM_NEON)
+#if EDGENMT_SIMD_NEON
 struct Neon : ReferenceForTheRest {
   static constexpr simd::DotF32Fn kDotF32 = simd::DotF32Neon;
   static constexpr simd::DotS8Fn kDotS8 = simd::DotS8Neon;
@@ -169,7 +171,7 @@ struct Neon : ReferenceForTheRest {
 };
 #endif
 
-#if defined(__aarch64__)
+#if EDGENMT_SIMD_NEON_DOTPROD
 struct NeonDotprod : Neon {
   static constexpr simd::DotS8Fn kDotS8 = simd::DotS8NeonDotprod;
   static constexpr simd::DotS8RowsFn kDotS8Rows = simd::DotS8RowsNeonDotprod;
@@ -179,7 +181,7 @@ struct NeonDotprod : Neon {
 };
 #endif
 
-#if defined(__ARM_FEATURE_MVE)
+#if EDGENMT_SIMD_HELIUM
 // Cortex-M55 / M85: the int8-full operations of the shipped models in MVE except the local-p
 // window, which stays portable (the context sum keeps the reference's int64 for weights past
 // its int32 bound); the float32 activations keep the reference (the firmware runs int8-full).
@@ -213,8 +215,7 @@ struct Helium : ReferenceForTheRest {
 };
 #endif
 
-#if defined(__ARM_FEATURE_DSP) && !defined(__ARM_FEATURE_MVE) && !defined(__ARM_NEON) && \
-    !defined(__aarch64__)
+#if EDGENMT_SIMD_DSP
 // Cortex-M4 / M7 / M33: the products and the Transformer's attention on SMLAD, the products'
 // requantization on SMULL / QADD; the rest portable.
 struct Dsp : ReferenceForTheRest {
@@ -257,21 +258,22 @@ Status GetSimdKernelTable(SimdLevel level, const KernelTable** out) {
   *out = nullptr;
   if (!SimdLevelSupported(level)) return Status::kUnsupported;
   switch (level) {
-#if defined(__x86_64__)
+#if EDGENMT_SIMD_AVX2_FMA
     case SimdLevel::kAvx2Fma: *out = TableOf<Avx2Fma>(); return Status::kOk;
+#endif
+#if EDGENMT_SIMD_AVX2_FMA && EDGENMT_SIMD_AVX512_VNNI
     case SimdLevel::kAvx512Vnni: *out = TableOf<Avx512Vnni>(); return Status::kOk;
 #endif
-#if defined(__ARM_NEON)
+#if EDGENMT_SIMD_NEON
     case SimdLevel::kNeon: *out = TableOf<Neon>(); return Status::kOk;
 #endif
-#if defined(__aarch64__)
+#if EDGENMT_SIMD_NEON_DOTPROD
     case SimdLevel::kNeonDotprod: *out = TableOf<NeonDotprod>(); return Status::kOk;
 #endif
-#if defined(__ARM_FEATURE_MVE)
+#if EDGENMT_SIMD_HELIUM
     case SimdLevel::kHelium: *out = TableOf<Helium>(); return Status::kOk;
 #endif
-#if defined(__ARM_FEATURE_DSP) && !defined(__ARM_FEATURE_MVE) && !defined(__ARM_NEON) && \
-    !defined(__aarch64__)
+#if EDGENMT_SIMD_DSP
     case SimdLevel::kDsp: *out = TableOf<Dsp>(); return Status::kOk;
 #endif
     default: return Status::kUnsupported;

@@ -1,9 +1,11 @@
-// Run-time CPU feature detection for the SIMD levels. x86-64 asks the compiler's cpuid support
-// (which also checks that the OS saves the AVX / AVX-512 register state); Linux on ARMv8 reads
-// the kernel's HWCAP bits. ARMv7 builds require NEON from their flags (toolchains/), so NEON is
-// there whenever it is compiled in; likewise Helium and the DSP extension on Cortex-M, whose
-// firmware is built for one core. An M55 also has the DSP extension, but its build leaves that
-// level out (Helium does everything it would, and the flash is small).
+// Run-time CPU feature detection for the SIMD levels. A level is compiled in when its
+// instruction-set folder is (runtime/kernel_instruction_sets.cmake defines EDGENMT_SIMD_<LEVEL>).
+// x86-64 asks the compiler's cpuid support (which also checks that the OS saves the AVX / AVX-512
+// register state); Linux on ARMv8 reads the kernel's HWCAP bits. ARMv7 builds require NEON from
+// their flags (toolchains/), so NEON is there whenever it is compiled in; likewise Helium and the
+// DSP extension on Cortex-M, whose firmware is built for one core. An M55 also has the DSP
+// extension, but its build leaves that level out (Helium does everything it would, and the flash is
+// small).
 #include "kernels/simd/simd_level.h"
 
 #include <stdlib.h>
@@ -22,20 +24,22 @@ constexpr unsigned long kHwcapAsimdDotProduct = 1UL << 20;  // HWCAP_ASIMDDP, as
 
 bool CpuHas(SimdLevel level) {
   switch (level) {
-#if defined(__x86_64__)
+#if EDGENMT_SIMD_AVX2_FMA
     case SimdLevel::kAvx2Fma:
       __builtin_cpu_init();
       return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+#endif
+#if EDGENMT_SIMD_AVX2_FMA && EDGENMT_SIMD_AVX512_VNNI
     case SimdLevel::kAvx512Vnni:
       __builtin_cpu_init();
       return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") &&
              __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
              __builtin_cpu_supports("avx512vnni");
 #endif
-#if defined(__ARM_NEON)
+#if EDGENMT_SIMD_NEON
     case SimdLevel::kNeon: return true;
 #endif
-#if defined(__aarch64__)
+#if EDGENMT_SIMD_NEON_DOTPROD
     case SimdLevel::kNeonDotprod:
 #if defined(__linux__)
       return (getauxval(AT_HWCAP) & kHwcapAsimdDotProduct) != 0;
@@ -45,11 +49,10 @@ bool CpuHas(SimdLevel level) {
       return false;
 #endif
 #endif
-#if defined(__ARM_FEATURE_MVE)
+#if EDGENMT_SIMD_HELIUM
     case SimdLevel::kHelium: return true;
 #endif
-#if defined(__ARM_FEATURE_DSP) && !defined(__ARM_FEATURE_MVE) && !defined(__ARM_NEON) && \
-    !defined(__aarch64__)
+#if EDGENMT_SIMD_DSP
     case SimdLevel::kDsp: return true;
 #endif
     default: return false;
