@@ -18,15 +18,15 @@
 #                 toolchains/arm-linux-gnueabihf.cmake, preset "armv7", build/armv7) and ARMv8-A
 #                 (toolchains/aarch64-linux-gnu.cmake, preset "aarch64", build/aarch64) and run
 #                 them under qemu-arm / qemu-aarch64 (make test-armv7, make test-aarch64: one)
-#   make test-cortex-m  cross-build the runtime and the test firmware for Cortex-M55 (preset
-#                 "cortex-m55", MPS3 AN547, build/cortex-m55) and Cortex-M7 (preset "cortex-m7",
-#                 MPS2 AN500, build/cortex-m7) with arm-none-eabi-gcc and run them under
-#                 qemu-system-arm: the first 100 test words with build/models/g2p-en.int8-full.enmt,
-#                 greedy and beam 5, must equal the host CLI's output, and the kernel tests run
-#                 inside a firmware of their own (the board's Helium / DSP level against the
-#                 reference), and the phonemizer firmware reads the sentence test set with
-#                 build/models/phonemizer-en-mcu.enmt exactly as the host's `edgenmt phonemize`
-#                 (needs make build models; make test-cortex-m55, make test-cortex-m7: one).
+#   make test-cortex-m  cross-build the runtime and the test firmware for five Cortex-M boards
+#                 with arm-none-eabi-gcc (preset = build folder: cortex-m55 MPS3 AN547, cortex-m7
+#                 MPS2 AN500, cortex-m4 MPS2 AN386, cortex-m33 MPS2 AN505, cortex-m3 MPS2 AN385)
+#                 and run them under qemu-system-arm: the first 100 test words of each model the
+#                 board holds, greedy and beam 5, must equal the host CLI's output, the kernel
+#                 tests run inside a firmware of their own (the board's Helium / DSP level, or
+#                 the reference alone on the M3), and the phonemizer firmware reads the sentence
+#                 test set with build/models/phonemizer-en-mcu.enmt exactly as the host's
+#                 `edgenmt phonemize` (needs make build models; make test-cortex-m55 etc.: one).
 #                 targets/cortex-m*/README.md
 #   make asan     build + run the C++ ctest suite under AddressSanitizer + UBSan (build/host-asan;
 #                 UBSan does not recover, so any finding fails); tests labelled python or slow
@@ -88,7 +88,8 @@ FUZZ_TARGETS := model_load_fuzzer translate_fuzzer phonemize_text_fuzzer user_le
 PREFIX ?= build/install
 
 .PHONY: all deps configure lint build install models demo test test-arm test-armv7 test-aarch64 \
-        test-cortex-m test-cortex-m55 test-cortex-m7 asan fuzz bench bench-arm bench-g2p clean
+        test-cortex-m test-cortex-m55 test-cortex-m7 test-cortex-m4 \
+        test-cortex-m33 test-cortex-m3 asan fuzz bench bench-arm bench-g2p clean
 
 all: build
 
@@ -173,13 +174,14 @@ test: deps lint build models
 
 test-arm: test-armv7 test-aarch64
 
-test-cortex-m: test-cortex-m55 test-cortex-m7
+test-cortex-m: test-cortex-m55 test-cortex-m7 test-cortex-m4 test-cortex-m33 test-cortex-m3
 
 # The Linux presets' target sysroot (Debian architecture) from scripts/make-sysroot.sh.
 SYSROOT_ARCH_armv7 := armhf
 SYSROOT_ARCH_aarch64 := arm64
 
-test-armv7 test-aarch64 test-cortex-m55 test-cortex-m7: test-%: deps
+test-armv7 test-aarch64 test-cortex-m55 test-cortex-m7 test-cortex-m4 test-cortex-m33 \
+    test-cortex-m3: test-%: deps
 	@start=$$(date +%s); \
 	scripts/fetch-cross-headers.sh; \
 	$(if $(SYSROOT_ARCH_$*),scripts/make-sysroot.sh $(SYSROOT_ARCH_$*);) \
@@ -240,4 +242,4 @@ bench-g2p: build models
 
 clean:
 	rm -rf build/host build/host-asan build/fuzz build/models build/armv7 build/aarch64 \
-	  build/cortex-m55 build/cortex-m7
+	  build/cortex-m55 build/cortex-m7 build/cortex-m4 build/cortex-m33 build/cortex-m3

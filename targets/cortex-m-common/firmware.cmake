@@ -200,3 +200,48 @@ function(edgenmt_add_cortex_m_phonemizer_firmware name)
     endforeach()
   endif()
 endfunction()
+
+# A board's whole firmware set, for the boards whose folders hold <board>.ld (product firmware),
+# <board>_tests.ld (kernel tests) and board.c:
+#   edgenmt_add_cortex_m_board(BOARD an386 QEMU_MACHINE mps2-an386 QEMU_CPU cortex-m4
+#                              [SHIPPED] [PHONEMIZER])
+# edgenmt_<board>_mcu (models/g2p-en-mcu) and edgenmt_<board>_transformer_mcu
+# (models/g2p-en-transformer-mcu), each greedy and beam 5 against the host; SHIPPED adds
+# edgenmt_<board> (the shipped g2p-en, 2.0 MB); PHONEMIZER adds edgenmt_<board>_phonemizer_mcu
+# (ARPAbet); the kernel tests always; with EDGENMT_FLOAT_SCHEMES the hybrid int8 g2p-en-mcu,
+# without it the firmware that must refuse that file.
+function(edgenmt_add_cortex_m_board)
+  cmake_parse_arguments(ARG "SHIPPED;PHONEMIZER" "BOARD;QEMU_MACHINE;QEMU_CPU" "" ${ARGN})
+  set(dir ${CMAKE_CURRENT_SOURCE_DIR})
+  set(common_args BOARD_SOURCES ${dir}/board.c QEMU_MACHINE ${ARG_QEMU_MACHINE}
+                  QEMU_CPU ${ARG_QEMU_CPU})
+  set(script ${dir}/${ARG_BOARD}.ld)
+  set(models ${PROJECT_SOURCE_DIR}/build/models)
+  if(ARG_SHIPPED)
+    edgenmt_add_cortex_m_firmware(edgenmt_${ARG_BOARD} LINKER_SCRIPT ${script} ${common_args})
+  endif()
+  # The microcontroller model: its whole arena at beam 5 fits 64 KiB.
+  edgenmt_add_cortex_m_firmware(edgenmt_${ARG_BOARD}_mcu LINKER_SCRIPT ${script} ${common_args}
+    MODEL ${models}/g2p-en-mcu.int8-full.enmt ARENA_BYTES 65536)
+  if(EXISTS ${PROJECT_SOURCE_DIR}/models/g2p-en-transformer-mcu/metrics.json)
+    edgenmt_add_cortex_m_firmware(edgenmt_${ARG_BOARD}_transformer_mcu LINKER_SCRIPT ${script}
+      ${common_args} MODEL ${models}/g2p-en-transformer-mcu.int8-full.enmt ARENA_BYTES 262144
+      TRANSFORMER)
+  endif()
+  if(ARG_PHONEMIZER)
+    edgenmt_add_cortex_m_phonemizer_firmware(edgenmt_${ARG_BOARD}_phonemizer_mcu
+      LINKER_SCRIPT ${script} ${common_args} FILE ${models}/phonemizer-en-mcu.enmt
+      ARENA_BYTES 131072)
+  endif()
+  if(EDGENMT_FLOAT_SCHEMES)
+    # A preset with the float schemes (a core with an FPU): the hybrid int8 microcontroller
+    # model (int8 weights, float32 activations) runs too.
+    edgenmt_add_cortex_m_firmware(edgenmt_${ARG_BOARD}_mcu_int8_hybrid LINKER_SCRIPT ${script}
+      ${common_args} MODEL ${models}/g2p-en-mcu.int8.enmt ARENA_BYTES 131072)
+  else()
+    edgenmt_add_cortex_m_scheme_refusal(edgenmt_${ARG_BOARD}_int8_hybrid LINKER_SCRIPT ${script}
+                                        ${common_args})
+  endif()
+  edgenmt_add_cortex_m_kernel_tests(edgenmt_${ARG_BOARD}_kernel_tests
+    LINKER_SCRIPT ${dir}/${ARG_BOARD}_tests.ld ${common_args} TESTS ${EDGENMT_CORTEX_M_KERNEL_TESTS})
+endfunction()

@@ -88,8 +88,12 @@ extern uint32_t __stack_bottom[];
 
 void Reset_Handler(void) {
   SCB_VTOR = (uint32_t)(uintptr_t)g_vectors;
-  SCB_CPACR |= 0xFu << 20;  // CP10/CP11 full access: FPU (and MVE on Armv8.1-M)
+#if defined(__ARM_FP) || defined(__ARM_FEATURE_MVE)
+  // CP10/CP11 full access: FPU (and MVE on Armv8.1-M). A core without an FPU (Cortex-M3) has
+  // no CPACR: writing it would fault.
+  SCB_CPACR |= 0xFu << 20;
   __asm__ volatile("dsb\n\tisb" ::: "memory");
+#endif
   SCB_SHCSR |= (1u << 16) | (1u << 17) | (1u << 18);  // MemManage, BusFault, UsageFault on
 
   for (volatile uint32_t *src = __data_load, *dst = __data_start; dst < __data_end;)
