@@ -76,7 +76,10 @@ int Run() {
   }
 
   const size_t model_bytes = static_cast<size_t>(edgenmt_model_data_end - edgenmt_model_data);
+  // Start-up (issue 61 §3): Model::Load + Translator::Init, what every boot pays.
+  const uint64_t load_start = platform_clock_ticks();
   edgenmt::Status status = g_model.Load(edgenmt_model_data, model_bytes);
+  const uint64_t load_ticks = platform_clock_ticks() - load_start;
   if (status != edgenmt::Status::kOk) {
     platform_log("error: model: %s: %s", edgenmt::StatusName(status), g_model.error_detail());
     return kExitModel;
@@ -100,12 +103,19 @@ int Run() {
   limits.max_tgt_len = options.max_len;
 
   size_t depth = platform_stack_paint();
+  const uint64_t init_start = platform_clock_ticks();
   status = g_translator.Init(&g_model, g_arena, sizeof g_arena, limits);
+  const uint64_t init_ticks = platform_clock_ticks() - init_start;
   const size_t init_stack = depth + platform_stack_peak();
   if (status != edgenmt::Status::kOk) {
     platform_log("error: init: %s: %s", edgenmt::StatusName(status), g_translator.error_detail());
     return kExitRuntime;
   }
+  platform_log(
+      "startup: Load %llu + Init %llu = %llu instructions if run with -icount shift=0",
+      static_cast<unsigned long long>(load_ticks / ticks_per_instruction + 0.5),
+      static_cast<unsigned long long>(init_ticks / ticks_per_instruction + 0.5),
+      static_cast<unsigned long long>((load_ticks + init_ticks) / ticks_per_instruction + 0.5));
   platform_log("arena: %u bytes used of %u (beam %d); required at beam 1: %u, beam 5: %u",
                static_cast<unsigned>(g_translator.arena_bytes_used()),
                static_cast<unsigned>(sizeof g_arena), static_cast<int>(options.beam),
