@@ -1,6 +1,7 @@
 // edgenmt/internal/fixed_point.h against exact 128-bit integer references and double-precision
 // math. Integer primitives are checked bit-exactly; transcendental functions within stated bounds.
 #include "edgenmt/internal/fixed_point.h"
+#include "edgenmt/internal/int8_requantization.h"
 
 #include <gtest/gtest.h>
 
@@ -8,6 +9,7 @@
 #include <cstdint>
 #include <cstring>
 #include <random>
+#include <vector>
 
 namespace edgenmt {
 namespace fxp {
@@ -144,6 +146,59 @@ uint32_t FloatBits(float f) {
   uint32_t bits = 0;
   std::memcpy(&bits, &f, sizeof(bits));
   return bits;
+}
+
+// A power-of-two divisor takes the shift path (no 64-bit division). With c = 2^k the real value
+// a * b * 2^(pow2 - k) is exact in a double (a 48-bit product), so QuantizeMultiplier rounds
+// it once: both must agree exactly, normal and subnormal divisors alike.
+TEST(FixedPoint, MultiplierFromFloatBitsPowerOfTwoDivisorIsExact) {
+  auto rng = Rng(13);
+  std::uniform_real_distribution<double> exponent(-40.0, 10.0);
+  for (int i = 0; i < 100000; ++i) {
+    const float a = static_cast<float>(std::exp2(exponent(rng)));
+    const float b = static_cast<float>(std::exp2(exponent(rng)));
+    const int k = static_cast<int>(rng() % 200) - 149;  // 2^-149 (subnormal) .. 2^50
+    const float c = std::ldexp(1.0f, k);
+    const int pow2 = static_cast<int>(rng() % 41) - 20;
+    const double real = static_cast<double>(a) * b * std::ldexp(1.0, pow2 - k);
+    int32_t m_double = 0, m_int = 0;
+    int s_double = 0, s_int = 0;
+    const bool ok_double = QuantizeMultiplier(real, &m_double, &s_double);
+    const bool ok_int = QuantizeMultiplierFromFloatBits(FloatBits(a), FloatBits(b), FloatBits(c),
+                                                        pow2, &m_int, &s_int);
+    ASSERT_EQ(ok_double, ok_int) << real;
+    if (!ok_int) continue;
+    ASSERT_EQ(m_double, m_int) << a << " " << b << " 2^" << k;
+    if (m_int != 0) ASSERT_EQ(s_double, s_int) << real;
+  }
+}
+
+// RowRequantizer (Model::Load's row loop) gives MatrixRowRequantization's and
+// EmbeddingRowRescale's results, for every kind of float bits: random, zero, subnormal,
+// infinite, NaN, negative, huge and tiny.
+TEST(FixedPoint, RowRequantizerMatchesTheRowFunctions) {
+  auto rng = Rng(17);
+  std::vector<uint32_t> bits = {0u,          1u,          0x007FFFFFu, 0x00800000u,
+                                0x3F800000u, 0x7F7FFFFFu, 0x7F800000u, 0x7FC00000u,
+                                0x80000000u, 0xBF800000u, 0x0DA24260u};
+  std::uniform_real_distribution<double> exponent(-60.0, 40.0);
+  for (int i = 0; i < 2000; ++i)
+    bits.push_back(FloatBits(static_cast<float>(std::exp2(exponent(rng)))));
+  for (int i = 0; i < 200; ++i) bits.push_back(static_cast<uint32_t>(rng()));
+  for (size_t f = 0; f < bits.size(); f += 7) {
+    const RowRequantizer matrix(bits[f], false), rescale(bits[f], true);
+    for (uint32_t row : bits) {
+      int32_t m_want = 0, s_want = 0, m = -1, s = -1;
+      MatrixRowRequantization(bits[f], row, &m_want, &s_want);
+      matrix.Row(row, &m, &s);
+      ASSERT_EQ(m, m_want) << std::hex << bits[f] << " " << row;
+      ASSERT_EQ(s, s_want) << std::hex << bits[f] << " " << row;
+      EmbeddingRowRescale(row, bits[f], &m_want, &s_want);
+      rescale.Row(row, &m, &s);
+      ASSERT_EQ(m, m_want) << std::hex << bits[f] << " " << row;
+      ASSERT_EQ(s, s_want) << std::hex << bits[f] << " " << row;
+    }
+  }
 }
 
 TEST(FixedPoint, MultiplierFromFloatBitsMatchesDoubleQuantizeMultiplier) {

@@ -324,17 +324,18 @@ Status ModelChecker::CheckRequantization(const fb::Tensor* t, const char* name, 
     if (r->rescale_rows() &&
         input_bits != fxp::SharedEmbeddingScaleBits(scales, values, rows, cols))
       return Fail(kBad, "tensor ", name, ": row rescale target is not the table's shared scale");
+    // Every row recomputed (at each boot: the stored constants are used as they are); the
+    // vectors and the fixed operand fetched once, not per row.
+    const fxp::RowRequantizer requantizer(input_bits, r->rescale_rows());
+    const flatbuffers::Vector<int32_t>& stored_multipliers = *r->multiplier();
+    const flatbuffers::Vector<int32_t>& stored_shifts = *r->shift();
     for (int32_t row = 0; row < rows; ++row) {
       uint32_t row_bits = 0;
       memcpy(&row_bits, &scales[row], sizeof(row_bits));
       int32_t multiplier = 0, shift = 0;
-      if (r->rescale_rows()) {
-        fxp::EmbeddingRowRescale(row_bits, input_bits, &multiplier, &shift);
-      } else {
-        fxp::MatrixRowRequantization(input_bits, row_bits, &multiplier, &shift);
-      }
+      requantizer.Row(row_bits, &multiplier, &shift);
       const auto at = static_cast<flatbuffers::uoffset_t>(row);
-      if (r->multiplier()->Get(at) != multiplier || r->shift()->Get(at) != shift)
+      if (stored_multipliers.Get(at) != multiplier || stored_shifts.Get(at) != shift)
         return Fail(kBad, "tensor ", name, ": requantization of row ", row,
                     " does not match its scales");
     }

@@ -60,6 +60,33 @@ constexpr void EmbeddingRowRescale(uint32_t row_scale_bits, uint32_t shared_scal
                                  shift);
 }
 
+// MatrixRowRequantization (rescale false: fixed = the input scale) or EmbeddingRowRescale
+// (rescale true: fixed = the shared scale) of row after row, the fixed operand decoded once:
+// Model::Load checks every row of every matrix at each boot. The same results (a test says so).
+class RowRequantizer {
+ public:
+  constexpr RowRequantizer(uint32_t fixed_bits, bool rescale)
+      : fixed_(DecodeFloat32Bits(fixed_bits)),
+        one_(DecodeFloat32Bits(kOneFloatBits)),
+        rescale_(rescale) {}
+  constexpr void Row(uint32_t row_scale_bits, int32_t* multiplier, int32_t* shift) const {
+    const FloatParts row = DecodeFloat32Bits(row_scale_bits);
+    int sh = 0;
+    const bool ok = rescale_ ? QuantizeMultiplierFromParts(row, one_, fixed_, 0, multiplier, &sh)
+                             : QuantizeMultiplierFromParts(
+                                   fixed_, row, one_, kAccumulationFractionBits, multiplier, &sh);
+    if (!ok) {
+      *multiplier = kInt32Max;
+      sh = 30;
+    }
+    *shift = sh;
+  }
+
+ private:
+  FloatParts fixed_, one_;
+  bool rescale_;
+};
+
 // The shared scale of an int8 embedding table with per-row scales: the largest scale among
 // rows holding a nonzero value (an all-zero row, e.g. nn.Embedding's padding row, carries no
 // information and must not cost the other rows their precision); the largest of all when every
