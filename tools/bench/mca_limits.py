@@ -25,6 +25,7 @@ NM = "llvm-nm-19"
 # (core, triple, extra llvm-mca attributes, binary, kernel, {multiply mnemonic: MACs}, peak asm)
 THUMB_M55 = "thumbv8.1m.main-none-eabi"
 THUMB_M7 = "thumbv7em-none-eabi"
+THUMB_M33 = "thumbv8m.main-none-eabi"
 A64 = "aarch64-linux-gnu"
 DOT_NEON = {"smull": 8, "smull2": 8, "smlal": 8, "smlal2": 8}
 CASES = [
@@ -35,8 +36,13 @@ CASES = [
      "vmlava.s8 r{even}, q{q}, q7"),
     ("cortex-m7", THUMB_M7, "", "m7", "edgenmt::simd::DotS8Dsp", {"smlad": 2},
      "smlad r{i}, r10, r11, r{i}"),
+    # The same DSP loop as built for the M4 and M33 (LLVM models both cores).
+    ("cortex-m4", THUMB_M7, "", "m4", "edgenmt::simd::DotS8Dsp", {"smlad": 2},
+     "smlad r{i}, r10, r11, r{i}"),
+    ("cortex-m33", THUMB_M33, "", "m33", "edgenmt::simd::DotS8Dsp", {"smlad": 2},
+     "smlad r{i}, r10, r11, r{i}"),
 ]
-for core in ("cortex-a55", "cortex-a76"):
+for core in ("cortex-a55", "cortex-a76", "neoverse-n1"):
     CASES += [
         # The row-group loop in assembly (one activation row: greedy steps, the recurrences),
         # beside DotS8NeonRows' loop for other shapes in DotS8NeonDotprod.
@@ -149,8 +155,8 @@ def _peak_asm(template):
 
 def limits(binaries):
     """Rows (core, kernel, loop instructions, MACs per iteration, MACs/cycle, peak, fraction)
-    for the binaries given ({"m55": path, "m7": path, "aarch64": path}); a case whose binary or
-    kernel is missing gets a row saying so."""
+    for the binaries given ({"m55": path, "m7": path, "m4": path, "m33": path, "aarch64": path});
+    a case whose binary or kernel is missing gets a row saying so."""
     rows = []
     for core, triple, attrs, key, kernel, macs, peak_template in CASES:
         short = kernel.split("::")[-1]
